@@ -1,0 +1,87 @@
+/*
+ * cases/case.h - HDF5 case files, schema 1 (specification section 4): one
+ * case in memory, the writer and the validating reader.
+ *
+ * A reader never trusts a file: every attribute is checked for presence,
+ * type and range, every dataset's shape against the attributes, the output
+ * size against the formula, the layouts against the rank, and element counts
+ * against IOHW_MAX_ELEMENTS before anything is allocated.  Errors name the
+ * file, the case and the reason.
+ */
+#ifndef IOHW_CASE_H
+#define IOHW_CASE_H
+
+#include <stdint.h>
+
+#include "iohw/backend.h"
+#include "oracle/error.h"
+
+#define IOHW_SCHEMA_VERSION 1
+#define IOHW_CASE_ID_MAX 128
+
+typedef struct iohw_case {
+    char id[IOHW_CASE_ID_MAX];  /* letters, digits, '.', '_', '-' */
+    iohw_problem p;
+    char fill[16];
+    uint64_t seed;
+    char *tags;           /* comma-separated, malloc'd, never NULL once read */
+    char *descriptor;     /* malloc'd, never NULL once read */
+    int64_t terms_max;
+    /* Tensors, each malloc'd or NULL when absent. */
+    void *x;              /* dtype, data layout, C = C_in */
+    void *w;              /* dtype, weight layout */
+    void *bias;           /* dtype, [C_out]; NULL without bias */
+    void *y;              /* dtype, data layout, C = C_out */
+    double *y_f64;        /* same shape as y */
+    double *err_bound;    /* same shape as y */
+} iohw_case;
+
+/* Releases every buffer of a case and zeroes it. */
+void iohw_case_free(iohw_case *c);
+
+/* 1 when s is a valid case id. */
+int iohw_case_id_valid(const char *s);
+
+typedef struct iohw_case_file iohw_case_file;
+
+/* --- writing --------------------------------------------------------- */
+
+/* Creates (truncates) a case file.  Output is byte-for-byte deterministic
+ * for the same cases written in the same order. */
+iohw_case_file *iohw_case_file_create(const char *path, iohw_error *err);
+
+/* Writes a complete case (inputs and outputs all present). */
+int iohw_case_file_write(iohw_case_file *f, const iohw_case *c,
+                         iohw_error *err);
+
+/* --- reading --------------------------------------------------------- */
+
+/* Opens an existing case file read-only and checks its schema. */
+iohw_case_file *iohw_case_file_open(const char *path, iohw_error *err);
+
+/* Number of cases and their ids, in the file's (sorted) order. */
+int iohw_case_file_count(const iohw_case_file *f);
+const char *iohw_case_file_id(const iohw_case_file *f, int i);
+
+/* What iohw_case_file_read loads. */
+enum {
+    IOHW_READ_ATTRS = 0,       /* attributes only, no tensors */
+    IOHW_READ_INPUTS = 1,      /* x, w, bias */
+    IOHW_READ_OUTPUTS = 2,     /* y, y_f64, err_bound */
+    IOHW_READ_ALL = 3,
+    IOHW_READ_USER = 4         /* a user-supplied case for `iohw oracle`:
+                                  out_size, terms_max, fill, seed, tags,
+                                  descriptor and outputs may be absent */
+};
+
+/* Reads and validates one case.  On failure *c is left freed. */
+int iohw_case_file_read(iohw_case_file *f, const char *id, unsigned what,
+                        iohw_case *c, iohw_error *err);
+
+/* Path the file was opened or created with. */
+const char *iohw_case_file_path(const iohw_case_file *f);
+
+/* Closes a file opened either way; returns -1 if writing it failed. */
+int iohw_case_file_close(iohw_case_file *f, iohw_error *err);
+
+#endif

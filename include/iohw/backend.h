@@ -1,0 +1,140 @@
+/*
+ * iohw/backend.h - the backend ABI, version 1.
+ *
+ * A backend is a shared object that exports exactly one symbol:
+ *
+ *     const iohw_backend *iohw_backend_entry(uint32_t host_abi_version);
+ *
+ * The host passes the ABI version it was built with (IOHW_ABI_VERSION).  The
+ * backend returns a pointer to a table that lives as long as the shared object
+ * stays loaded, or NULL when it cannot serve that host version.  The table's
+ * first member is always the ABI version the backend implements and its second
+ * member the size of the table in bytes; later versions only append members, so
+ * a host reads no member past struct_size.
+ *
+ * Semantics (strict IOHW, see the iohw specification section 1): with
+ * Cg = C_in / G and Mg = C_out / G,
+ *
+ *     y[n, g*Mg + m, o] = bias[g*Mg + m]
+ *         + sum over c < Cg and all (i, k) with i*S + k*dil - pad_begin = o
+ *               x[n, g*Cg + c, i] * w[g*Cg + c, m, k]
+ *
+ * where the weight's I axis spans the transposed convolution's own input
+ * channels and its O axis the output channels of one group.
+ *
+ * Ownership: the host allocates and frees every tensor.  A backend must not
+ * free, keep or write to x, w or bias (they may be mapped read-only), and must
+ * write every element of y.  Pointers handed to run() are valid only during
+ * that call.
+ */
+#ifndef IOHW_BACKEND_H
+#define IOHW_BACKEND_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The ABI version this header describes. */
+#define IOHW_ABI_VERSION 1u
+
+/* Marks the entry point a backend exports. */
+#if defined(_WIN32)
+#define IOHW_EXPORT __declspec(dllexport)
+#else
+#define IOHW_EXPORT __attribute__((visibility("default")))
+#endif
+
+/* Status codes returned by supports() and run(). */
+typedef enum iohw_status {
+    IOHW_OK = 0,               /* done */
+    IOHW_UNSUPPORTED = 1,      /* the backend does not claim this problem */
+    IOHW_INVALID_PROBLEM = 2,  /* the problem itself is malformed */
+    IOHW_OUT_OF_MEMORY = 3,    /* the backend could not allocate */
+    IOHW_BACKEND_ERROR = 4,    /* anything else; see last_error() */
+    IOHW_INCOMPATIBLE_ABI = 5  /* the host's ABI version cannot be served */
+} iohw_status;
+
+/* Element types.  f16 and bf16 tensors hold 16-bit patterns (uint16_t). */
+typedef enum iohw_dtype {
+    IOHW_F32 = 1,
+    IOHW_F64 = 2,
+    IOHW_F16 = 3,
+    IOHW_BF16 = 4
+} iohw_dtype;
+
+/*
+ * One transposed-convolution problem.  Plain data, no pointers, so it can be
+ * copied and sent between processes.  struct_size is sizeof(iohw_problem) as
+ * the host knows it.  Only the first `rank` entries of each per-axis array are
+ * used, in D, H, W order (rank 1: W; rank 2: H, W; rank 3: D, H, W); the rest
+ * are zero.  dilation is 1 for a dense kernel (never 0-based).  out_size
+ * follows from the other members:
+ *   out = (in - 1)*stride - pad_begin - pad_end + dilation*(kernel - 1)
+ *         + output_padding + 1.
+ * The layouts are NUL-terminated layout strings (specification section 2):
+ * data_layout a permutation of N, C and the spatial letters (it applies to x
+ * and y); weight_layout a permutation of I, O and the spatial letters, or of
+ * G, I, O and the spatial letters.
+ */
+typedef struct iohw_problem {
+    uint32_t struct_size;
+    uint32_t rank;
+    int64_t batch;
+    int64_t in_channels;
+    int64_t out_channels;
+    int64_t groups;
+    int64_t in_size[3];
+    int64_t kernel[3];
+    int64_t stride[3];
+    int64_t dilation[3];
+    int64_t pad_begin[3];
+    int64_t pad_end[3];
+    int64_t output_padding[3];
+    int64_t out_size[3];
+    char data_layout[16];
+    char weight_layout[16];
+    iohw_dtype dtype;
+    int32_t has_bias;
+} iohw_problem;
+
+/*
+ * The table a backend returns.  name and version are static strings that
+ * describe the backend and the library it wraps.
+ *
+ * init (optional, may be NULL): creates the backend's context; returns
+ *   IOHW_OK and sets *ctx (possibly to NULL) or returns an error status.
+ *   Without init, ctx is NULL in every call.
+ * fini (optional, may be NULL): releases the context made by init.
+ * supports (required): IOHW_OK when the backend claims the problem,
+ *   IOHW_UNSUPPORTED otherwise.  A claimed problem that then fails in run()
+ *   counts as an error of the backend.
+ * run (required): computes y from x, w and bias (bias is NULL when
+ *   has_bias is 0).  Tensors are dense, in the problem's layouts and dtype.
+ * last_error (required): a description of the last failure in this
+ *   context; never NULL (an empty string when there is none).  The string
+ *   stays valid until the next call into the backend with the same context.
+ */
+typedef struct iohw_backend {
+    uint32_t abi_version;
+    uint32_t struct_size;
+    const char *name;
+    const char *version;
+    int (*init)(void **ctx);
+    void (*fini)(void *ctx);
+    int (*supports)(void *ctx, const iohw_problem *p);
+    int (*run)(void *ctx, const iohw_problem *p, const void *x, const void *w,
+               const void *bias, void *y);
+    const char *(*last_error)(void *ctx);
+} iohw_backend;
+
+/* The one symbol a backend exports. */
+typedef const iohw_backend *(*iohw_backend_entry_fn)(uint32_t host_abi_version);
+IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IOHW_BACKEND_H */

@@ -1,0 +1,47 @@
+/*
+ * oracle/descriptor.h - the one-line problem descriptor (specification
+ * section 6), e.g.
+ *   n=2 ci=4 co=6 g=2 in=5x7 k=3x2 s=2x1 d=1x2 pad=1:0x0:1 op=1x0 bias=1
+ *   dt=f32 xl=NHWC wl=OIHW fill=normal seed=7
+ */
+#ifndef IOHW_DESCRIPTOR_H
+#define IOHW_DESCRIPTOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iohw/backend.h"
+#include "oracle/error.h"
+
+#define IOHW_DESC_MAX 512
+
+typedef struct iohw_desc {
+    iohw_problem p;  /* finished and validated by iohw_desc_parse */
+    char fill[16];   /* one of iohw_fill_names() */
+    uint64_t seed;
+} iohw_desc;
+
+/* Parses a descriptor.  Required keys: ci, co, in, k.  Defaults: n=1, g=1,
+ * s=1, d=1, pad=0, op=0, bias=0, dt=f32, xl=NC+spatial, wl=IO+spatial,
+ * fill=normal, seed=1.  Rank is the number of entries of `in`; every
+ * per-axis key must have that many (or exactly one, which applies to every
+ * axis).  Unknown keys, repeated keys and bad values are errors whose message
+ * quotes the token.  The parsed problem is finished (out_size) and validated. */
+int iohw_desc_parse(const char *text, iohw_desc *d, iohw_error *err);
+
+/* Writes the canonical form: every key, in the order of the example above,
+ * per-axis values always written per axis, pads as begin:end only where they
+ * differ.  Parsing the result gives back the same descriptor.  Returns the
+ * length, or -1 when buf (size n) is too small. */
+int iohw_desc_format(const iohw_desc *d, char *buf, size_t n);
+
+/* Same, from a problem plus fill and seed. */
+int iohw_desc_format_problem(const iohw_problem *p, const char *fill,
+                             uint64_t seed, char *buf, size_t n);
+
+/* The fills the project knows, NULL-terminated: exact, normal, uniform,
+ * cancel, range, special. */
+const char *const *iohw_fill_names(void);
+int iohw_fill_known(const char *name);
+
+#endif

@@ -1,0 +1,53 @@
+/*
+ * oracle/problem.h - a transposed-convolution problem: defaults, the
+ * output-size formula, validation and element counts.
+ *
+ * The problem type is the ABI's iohw_problem (iohw/backend.h), used as is
+ * everywhere in iohw so that what a case holds is what a backend receives.
+ */
+#ifndef IOHW_PROBLEM_H
+#define IOHW_PROBLEM_H
+
+#include <stdint.h>
+
+#include "iohw/backend.h"
+#include "oracle/error.h"
+
+/* Largest element count iohw accepts for one tensor (2^31): a sane memory
+ * limit that also keeps every index product inside int64_t. */
+#define IOHW_MAX_ELEMENTS ((int64_t)1 << 31)
+
+/* Zeroes *p, sets struct_size, and the defaults of the descriptor: batch 1,
+ * groups 1, stride 1, dilation 1, dtype f32, empty layouts (filled in by
+ * iohw_problem_finish). rank and channels stay 0. */
+void iohw_problem_init(iohw_problem *p);
+
+/* The output size of axis a (0-based among the first rank axes) by the
+ * formula of the specification; may be < 1 for an invalid problem. */
+int64_t iohw_problem_out_axis(const iohw_problem *p, int a);
+
+/* Fills the default layouts where they are empty (NC+spatial, IO+spatial),
+ * computes out_size, then validates; returns 0 or -1 with the reason. */
+int iohw_problem_finish(iohw_problem *p, iohw_error *err);
+
+/* Checks everything: rank, every extent >= its minimum, groups dividing
+ * both channel counts, out_size equal to the formula and >= 1, the dtype,
+ * has_bias 0 or 1, both layout strings valid for the rank, and every tensor
+ * within IOHW_MAX_ELEMENTS.  The message names the first wrong member. */
+int iohw_problem_validate(const iohw_problem *p, iohw_error *err);
+
+/* 1 when some axis has output_padding >= max(stride, dilation): defined and
+ * computed by the oracle, but tagged op-beyond-limit. */
+int iohw_problem_beyond_limit(const iohw_problem *p);
+
+/* Element counts of the four tensors (bias: C_out, or 0 without bias).
+ * Only meaningful for a validated problem. */
+int64_t iohw_problem_x_count(const iohw_problem *p);
+int64_t iohw_problem_w_count(const iohw_problem *p);
+int64_t iohw_problem_y_count(const iohw_problem *p);
+int64_t iohw_problem_bias_count(const iohw_problem *p);
+
+/* Spatial letters of a rank: "W", "HW", "DHW"; NULL for another rank. */
+const char *iohw_spatial_letters(int rank);
+
+#endif
