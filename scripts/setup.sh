@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what iohw needs on a Debian machine, with apt-get, and only what is
+# missing; safe to run any number of times.
+#   scripts/setup.sh            build and test dependencies
+#   scripts/setup.sh --backends also the third-party libraries iohw validates
+set -euo pipefail
+
+packages=(gcc g++ make cmake pkg-config libhdf5-dev hdf5-tools libcriterion-dev
+          gcovr python3 python3-h5py python3-numpy)
+if [[ "${1:-}" == "--backends" ]]; then
+  packages+=(libdnnl-dev libxnnpack-dev libtorch-dev python3-torch)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+if [[ ${#missing[@]} -eq 0 ]]; then
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}" >&2
+sudo=()
+if [[ $(id -u) -ne 0 ]]; then
+  if command -v sudo >/dev/null; then sudo=(sudo); else
+    echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
