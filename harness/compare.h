@@ -1,0 +1,34 @@
+/*
+ * harness/compare.h - judging a backend's output against the oracle
+ * (specification section 3).
+ *
+ * Default rule, rigorous for any summation order:
+ *   |got - y_f64| <= (terms_max + 2) * u * err_bound + half an ulp of the
+ *   rounded result (in the case dtype).
+ * Exact fills: got must equal the case's y bit for bit (as a value: -0 and
+ * +0 are distinct only if the oracle's y distinguishes them... see compare.c).
+ * NaN expected requires NaN; an expected +-Inf must be matched exactly; a
+ * NaN or Inf where a finite value is expected is a mismatch with ratio +inf.
+ */
+#ifndef IOHW_COMPARE_H
+#define IOHW_COMPARE_H
+
+#include <stdint.h>
+
+#include "cases/case.h"
+#include "harness/result.h"
+
+/* Compares y (the backend's output, dtype and data layout of the case) with
+ * the case's stored outputs (c->y, c->y_f64, c->err_bound must be loaded).
+ * sentinel_bits: the bit pattern the harness pre-filled y with (element-size
+ * wide), or NULL; elements still equal to it count as unwritten (and as
+ * mismatches).  Fills r->exact, elements, mismatches, unwritten,
+ * worst_ratio, npoints/points (the first mismatches in memory order, with
+ * semantic coordinates) and sets r->status to PASS or FAIL. */
+void iohw_compare(const iohw_case *c, const void *y, const void *sentinel_bits,
+                  iohw_result *r);
+
+/* 1 when the case's fill demands bit equality ("exact"). */
+int iohw_compare_is_exact(const iohw_case *c);
+
+#endif

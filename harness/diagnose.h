@@ -1,0 +1,29 @@
+/*
+ * harness/diagnose.h - naming the bug behind a failure.
+ *
+ * When a case fails, the oracle is re-run under each classic
+ * misinterpretation of the problem (weight I and O exchanged, kernel flipped,
+ * pad begin/end exchanged or averaged, output_padding dropped or put at the
+ * beginning, groups interleaved, bias indexed per group, dilation off by one
+ * or 0-based, data layout read as NCHW or NHWC, spatial axes exchanged,
+ * outputs left unwritten...) and the backend's output is compared with each.
+ */
+#ifndef IOHW_DIAGNOSE_H
+#define IOHW_DIAGNOSE_H
+
+#include <stddef.h>
+
+#include "cases/case.h"
+
+/* Writes to buf a sentence such as "matches the oracle with weight I and O
+ * exchanged" for the first misinterpretation whose output matches y within
+ * the case's tolerance, or "" when none does.  c must have inputs and
+ * outputs loaded.  Returns 1 when a match was found, 0 otherwise. */
+int iohw_diagnose(const iohw_case *c, const void *y, char *buf, size_t n);
+
+/* Number of misinterpretations tried, and the name of each (for docs and
+ * tests): "weight I and O exchanged", ... */
+int iohw_diagnose_count(void);
+const char *iohw_diagnose_name(int i);
+
+#endif

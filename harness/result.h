@@ -1,0 +1,74 @@
+/*
+ * harness/result.h - the outcome of running one case against a backend.
+ *
+ * One status vocabulary for the whole project (specification section 7),
+ * generated from one table so that names, meanings and "counts as a failure"
+ * never drift.  Reports map these to their own formats in one place each.
+ */
+#ifndef IOHW_RESULT_H
+#define IOHW_RESULT_H
+
+#include <stdint.h>
+
+/* XX(NAME, bad, meaning): bad = 1 when the status makes `iohw run` exit 1. */
+#define IOHW_RESULT_STATUS_MAP(XX)                                            \
+    XX(PASS, 0, "the output matches the oracle")                              \
+    XX(FAIL, 1, "the output differs from the oracle beyond the tolerance")    \
+    XX(UNSUPPORTED, 0, "the backend does not claim the case (skipped)")       \
+    XX(ERROR, 1, "the backend returned an error on a case it claimed")        \
+    XX(CRASH, 1, "the backend's process died (signal or exit)")               \
+    XX(TIMEOUT, 1, "the backend did not finish within the time limit")        \
+    XX(INVALID, 1, "the case file is bad")                                    \
+    XX(WAIVED, 0, "a known failure listed in the baseline")
+
+typedef enum iohw_result_status {
+#define IOHW_XX(name, bad, meaning) IOHW_RESULT_##name,
+    IOHW_RESULT_STATUS_MAP(IOHW_XX)
+#undef IOHW_XX
+    IOHW_RESULT_STATUS_COUNT
+} iohw_result_status;
+
+/* "PASS", "FAIL", ...; "?" outside the enum. */
+const char *iohw_result_status_name(iohw_result_status s);
+/* A sentence saying what the status means. */
+const char *iohw_result_status_meaning(iohw_result_status s);
+/* 1 for FAIL, ERROR, CRASH, TIMEOUT, INVALID. */
+int iohw_result_status_bad(iohw_result_status s);
+/* Parses a status name (upper case); 0 or -1. */
+int iohw_result_status_parse(const char *name, iohw_result_status *s);
+
+#define IOHW_RESULT_POINTS 8
+
+/* One mismatching output element, with its semantic coordinates
+ * (n, c, d, h, w; spatial axes the rank lacks are 0). */
+typedef struct iohw_point {
+    int64_t index;      /* element index in the data layout's memory */
+    int64_t coord[5];   /* n, c (output channel), d, h, w */
+    double expected;    /* y_f64 */
+    double got;         /* the backend's value */
+    double bound;       /* the allowed |got - expected| */
+} iohw_point;
+
+/* A fixed-size, pointer-free record so that workers can send it through a
+ * pipe and journals can hold it. */
+typedef struct iohw_result {
+    char case_id[128];
+    char file[512];           /* the case file */
+    char descriptor[512];
+    char tags[512];
+    iohw_result_status status;
+    char message[512];        /* why: error text, signal, unsupported reason */
+    char diagnosis[256];      /* e.g. "matches the oracle with weight I and O
+                                 exchanged"; empty when none matched */
+    int exact;                /* 1 when the case demanded bit equality */
+    int64_t elements;         /* output elements compared */
+    int64_t mismatches;       /* elements outside the tolerance */
+    int64_t unwritten;        /* elements still holding the sentinel */
+    double worst_ratio;       /* worst |got - expected| / (u * err_bound);
+                                 +inf when a NaN/Inf rule is broken */
+    double seconds;           /* wall time of the backend's run() */
+    int npoints;
+    iohw_point points[IOHW_RESULT_POINTS];
+} iohw_result;
+
+#endif
