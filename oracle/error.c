@@ -27,6 +27,15 @@ int iohw_error_prefix(iohw_error *err, const char *fmt, ...)
     vsnprintf(head, sizeof head, fmt, ap);
     va_end(ap);
     memcpy(old, err->msg, sizeof old);
-    snprintf(err->msg, sizeof err->msg, "%s: %s", head, old);
+    size_t hn = strnlen(head, sizeof head);
+    size_t on = strnlen(old, sizeof old);
+    if (hn > sizeof err->msg - 3)
+        hn = sizeof err->msg - 3;
+    if (on > sizeof err->msg - 3 - hn)
+        on = sizeof err->msg - 3 - hn;
+    memcpy(err->msg, head, hn);
+    memcpy(err->msg + hn, ": ", 2);
+    memcpy(err->msg + hn + 2, old, on);
+    err->msg[hn + 2 + on] = '\0';
     return -1;
 }
