@@ -1,0 +1,80 @@
+/*
+ * cli/cli.h - what the files of the `iohw` command share.
+ *
+ * Each subcommand lives in cli/cmd_<name>.c and exports a run function and
+ * its help text; cli/main.c lists them in one table.  Adding a subcommand is
+ * one declaration here and one line in that table.
+ *
+ * Conventions: a subcommand returns the process exit status (0 success,
+ * 2 bad usage or bad input; `run` adds 1 for failing cases).  Messages go to
+ * stderr prefixed "iohw: ", results to stdout.
+ */
+#ifndef IOHW_CLI_H
+#define IOHW_CLI_H
+
+#include <stdio.h>
+
+#ifndef IOHW_VERSION_STRING
+#define IOHW_VERSION_STRING "0.1.0"
+#endif
+
+#define IOHW_EXIT_OK 0
+#define IOHW_EXIT_USAGE 2
+
+/* One subcommand: argv[0] is the subcommand's name. */
+typedef int (*iohw_cli_fn)(int argc, char **argv);
+
+typedef struct iohw_cli_command {
+    const char *name;
+    const char *summary;  /* one line for `iohw help` */
+    const char *help;     /* the full text of `iohw help NAME` */
+    iohw_cli_fn run;
+} iohw_cli_command;
+
+/* --- subcommands --------------------------------------------------------- */
+
+extern const char iohw_cli_gen_help[];
+int iohw_cli_gen(int argc, char **argv);
+
+extern const char iohw_cli_oracle_help[];
+int iohw_cli_oracle(int argc, char **argv);
+
+extern const char iohw_cli_show_help[];
+int iohw_cli_show(int argc, char **argv);
+
+extern const char iohw_cli_run_help[];
+int iohw_cli_run(int argc, char **argv);
+
+/* --- helpers (cli/main.c) ------------------------------------------------ */
+
+/* Prints "iohw: <message>" and a newline to stderr. */
+void iohw_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints "iohw: <cmd>: <message>", then the hint "Try 'iohw help <cmd>'.",
+ * to stderr; returns IOHW_EXIT_USAGE. */
+int iohw_cli_usage(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Prints the help text of a subcommand to f. */
+void iohw_cli_print_help(const char *cmd, FILE *f);
+
+/* 1 when arg is "-h" or "--help". */
+int iohw_cli_is_help(const char *arg);
+
+/* Matches argv[*i] against an option that takes a value, spelled
+ * long_name ("--output"), long_name=VALUE, or short_name ("-o", may be
+ * NULL) followed by the value.  Returns 1 and sets *value (advancing *i past
+ * a separate value), 0 when argv[*i] is another option, or -1 after printing
+ * a usage error when the value is missing. */
+int iohw_cli_option(const char *cmd, int argc, char **argv, int *i,
+                    const char *long_name, const char *short_name,
+                    const char **value);
+
+/* Parses the value of --threads: an integer in [1, 4096].  Prints a usage
+ * error and returns -1 for anything else. */
+int iohw_cli_parse_threads(const char *cmd, const char *text, int *threads);
+
+/* The default of --threads: the number of online CPUs (at least 1). */
+int iohw_cli_default_threads(void);
+
+#endif

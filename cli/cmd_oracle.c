@@ -1,0 +1,148 @@
+/*
+ * cli/cmd_oracle.c - `iohw oracle IN.h5 -o OUT.h5`: completes user-supplied
+ * cases (attributes and x, w, bias) with the oracle's outputs.
+ */
+#include "cli/cli.h"
+
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cases/case.h"
+#include "generators/generators.h"
+
+const char iohw_cli_oracle_help[] =
+    "Usage: iohw oracle IN.h5 -o OUT.h5 [--threads N]\n"
+    "\n"
+    "Completes user-supplied cases.  Reads every case of IN.h5 (its attributes\n"
+    "and x, w and bias; out_size, terms_max, fill, seed, tags, descriptor and\n"
+    "the outputs may be absent), runs the oracle and writes every case to\n"
+    "OUT.h5 with y, y_f64, err_bound and terms_max.  A case that is missing a\n"
+    "fill gets fill 'user'; a missing descriptor and tags are derived from the\n"
+    "problem.  A bad case is reported on stderr (file, case and reason) and\n"
+    "skipped; the others are still written, and the exit status is then 2.\n"
+    "Prints one line per case written.\n"
+    "\n"
+    "Options:\n"
+    "  IN.h5               the input case file (required)\n"
+    "  -o, --output FILE   the completed case file (required; replaced if it\n"
+    "                      exists; must not be IN.h5)\n"
+    "  --threads N         oracle threads (default: the number of online CPUs)\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "The schema of case files is section 4 of the specification: a group\n"
+    "/cases/<id> per case with attributes rank, batch, in_channels,\n"
+    "out_channels, groups, in_size, kernel, stride, dilation, pad_begin,\n"
+    "pad_end, output_padding, data_layout, weight_layout, dtype, has_bias and\n"
+    "datasets x, w (and bias) in those layouts.\n"
+    "\n"
+    "Example:\n"
+    "  iohw oracle mine.h5 -o mine_complete.h5\n"
+    "  iohw show mine_complete.h5\n";
+
+/* 1 when a and b name the same existing file. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (strcmp(a, b) == 0)
+        return 1;
+    if (stat(a, &sa) != 0 || stat(b, &sb) != 0)
+        return 0;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int iohw_cli_oracle(int argc, char **argv)
+{
+    const char *in = NULL;
+    const char *out = NULL;
+    int threads = iohw_cli_default_threads();
+    iohw_case_file *fin = NULL;
+    iohw_case_file *fout = NULL;
+    iohw_error e;
+    int bad = 0;
+    int written = 0;
+
+    /* Options. */
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        int r;
+        if (iohw_cli_is_help(argv[i])) {
+            fputs(iohw_cli_oracle_help, stdout);
+            return IOHW_EXIT_OK;
+        }
+        if ((r = iohw_cli_option("oracle", argc, argv, &i, "--output", "-o", &v)) != 0) {
+            if (r < 0)
+                return IOHW_EXIT_USAGE;
+            out = v;
+        } else if ((r = iohw_cli_option("oracle", argc, argv, &i, "--threads", NULL, &v)) != 0) {
+            if (r < 0 || iohw_cli_parse_threads("oracle", v, &threads) != 0)
+                return IOHW_EXIT_USAGE;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return iohw_cli_usage("oracle", "unknown option '%s'", argv[i]);
+        } else if (in == NULL) {
+            in = argv[i];
+        } else {
+            return iohw_cli_usage("oracle", "unexpected argument '%s' (one input file only)",
+                                  argv[i]);
+        }
+    }
+    if (in == NULL)
+        return iohw_cli_usage("oracle", "missing the input file IN.h5");
+    if (out == NULL)
+        return iohw_cli_usage("oracle", "missing -o OUT.h5");
+    if (same_file(in, out))
+        return iohw_cli_usage("oracle", "-o '%s' is the input file; write to another file",
+                              out);
+
+    /* Open the input first: a missing or bad input writes nothing. */
+    fin = iohw_case_file_open(in, &e);
+    if (fin == NULL) {
+        iohw_cli_error("oracle: %s", e.msg);
+        return IOHW_EXIT_USAGE;
+    }
+    fout = iohw_case_file_create(out, &e);
+    if (fout == NULL) {
+        iohw_cli_error("oracle: %s", e.msg);
+        iohw_case_file_close(fin, NULL);
+        return IOHW_EXIT_USAGE;
+    }
+
+    /* Complete every case; a bad one is reported and skipped. */
+    const int count = iohw_case_file_count(fin);
+    for (int j = 0; j < count; j++) {
+        const char *id = iohw_case_file_id(fin, j);
+        iohw_case c;
+        if (iohw_case_file_read(fin, id, IOHW_READ_USER | IOHW_READ_INPUTS, &c, &e) != 0) {
+            iohw_cli_error("oracle: %s", e.msg);
+            bad++;
+            continue;
+        }
+        if (iohw_complete_case(&c, threads, &e) != 0) {
+            iohw_cli_error("oracle: %s: %s", in, e.msg);
+            iohw_case_free(&c);
+            bad++;
+            continue;
+        }
+        if (iohw_case_file_write(fout, &c, &e) != 0) {
+            /* The output file itself failed: nothing more can be written. */
+            iohw_cli_error("oracle: %s", e.msg);
+            iohw_case_free(&c);
+            iohw_case_file_close(fout, NULL);
+            iohw_case_file_close(fin, NULL);
+            return IOHW_EXIT_USAGE;
+        }
+        printf("%s:%s  %s\n", out, c.id, c.descriptor);
+        written++;
+        iohw_case_free(&c);
+    }
+    iohw_case_file_close(fin, NULL);
+    if (iohw_case_file_close(fout, &e) != 0) {
+        iohw_cli_error("oracle: %s", e.msg);
+        return IOHW_EXIT_USAGE;
+    }
+    if (bad > 0) {
+        iohw_cli_error("oracle: %d of %d cases of %s could not be completed; %d written to %s",
+                       bad, count, in, written, out);
+        return IOHW_EXIT_USAGE;
+    }
+    return IOHW_EXIT_OK;
+}
