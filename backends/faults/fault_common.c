@@ -1,0 +1,142 @@
+/*
+ * backends/faults/fault_common.c - the backend side of every seeded-fault
+ * backend: the ABI table, the context, and run(), which strings together
+ * the fault's hooks (fault_common.h):
+ *
+ *   before  -> may return an error, crash or hang;
+ *   compute -> the fault's own computation, or the model (fault_model.c)
+ *              perturbed by the fault's perturb hook;
+ *   store   -> the fault's own copy into y, or a plain copy.
+ *
+ * Every fault claims every valid problem: a seeded fault is a backend that
+ * believes it is right.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fault_common.h"
+#include "oracle/problem.h"
+
+typedef struct fault_ctx {
+    iohw_error err;
+} fault_ctx;
+
+static int fault_init(void **ctx)
+{
+    fault_ctx *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return IOHW_OUT_OF_MEMORY;
+    *ctx = c;
+    return IOHW_OK;
+}
+
+static void fault_fini(void *ctx)
+{
+    free(ctx);
+}
+
+static const char *fault_last_error(void *ctx)
+{
+    fault_ctx *c = ctx;
+    return c != NULL ? c->err.msg : "";
+}
+
+static int fault_check(const iohw_problem *p, iohw_error *err)
+{
+    if (p == NULL)
+        return iohw_error_set(err, "problem is NULL");
+    if (p->struct_size < sizeof(iohw_problem))
+        return iohw_error_set(err, "problem struct_size %u is too small",
+                              (unsigned)p->struct_size);
+    return iohw_problem_validate(p, err);
+}
+
+static int fault_supports(void *ctx, const iohw_problem *p)
+{
+    fault_ctx *c = ctx;
+    return fault_check(p, c != NULL ? &c->err : NULL) == 0 ? IOHW_OK
+                                                           : IOHW_UNSUPPORTED;
+}
+
+/* The model, perturbed by the fault, into buf (layout and dtype). */
+static int model_compute(const iohw_problem *p, const void *x, const void *w,
+                         const void *bias, void *buf, iohw_error *err)
+{
+    fault_work fw;
+    double *yc = NULL;
+    int rc = -1;
+
+    if (iohw__fault_work_init(&fw, p, x, w, bias, err) != 0)
+        return -1;
+    if (iohw__fault_spec.perturb != NULL &&
+        iohw__fault_spec.perturb(&fw, err) != 0)
+        goto done;
+    if (iohw__fault_model(&fw, &yc, err) != 0)
+        goto done;
+    rc = iohw__fault_store_canonical(p, yc, buf, err);
+done:
+    free(yc);
+    iohw__fault_work_free(&fw);
+    return rc;
+}
+
+static int fault_run(void *ctx, const iohw_problem *p, const void *x,
+                     const void *w, const void *bias, void *y)
+{
+    fault_ctx *c = ctx;
+    iohw_error *err = c != NULL ? &c->err : NULL;
+
+    /* Test the arguments. */
+    if (fault_check(p, err) != 0)
+        return IOHW_INVALID_PROBLEM;
+    if (x == NULL || w == NULL || y == NULL || (p->has_bias && bias == NULL)) {
+        iohw_error_set(err, "run: a tensor pointer is NULL");
+        return IOHW_INVALID_PROBLEM;
+    }
+    if (iohw__fault_spec.before != NULL) {
+        const int status = iohw__fault_spec.before(p, err);
+        if (status != IOHW_OK)
+            return status;
+    }
+
+    /* Compute into a scratch buffer, then hand it over. */
+    const size_t bytes =
+        (size_t)iohw__fault_y_count(p) * iohw__fault_elem_size(p);
+    void *buf = malloc(bytes);
+    if (buf == NULL) {
+        iohw_error_set(err, "run: out of memory (%zu bytes)", bytes);
+        return IOHW_OUT_OF_MEMORY;
+    }
+    const int rc = iohw__fault_spec.compute != NULL
+        ? iohw__fault_spec.compute(p, x, w, p->has_bias ? bias : NULL, buf, err)
+        : model_compute(p, x, w, p->has_bias ? bias : NULL, buf, err);
+    if (rc != 0) {
+        free(buf);
+        return IOHW_BACKEND_ERROR;
+    }
+    if (iohw__fault_spec.store != NULL)
+        iohw__fault_spec.store(p, buf, y, x);
+    else
+        memcpy(y, buf, bytes);
+    free(buf);
+    if (err != NULL)
+        err->msg[0] = '\0';
+    return IOHW_OK;
+}
+
+static const iohw_backend fault_table = {
+    .abi_version = IOHW_ABI_VERSION,
+    .struct_size = sizeof(iohw_backend),
+    .name = iohw__fault_name,
+    .version = iohw__fault_about,
+    .init = fault_init,
+    .fini = fault_fini,
+    .supports = fault_supports,
+    .run = fault_run,
+    .last_error = fault_last_error,
+};
+
+IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)
+{
+    return host_abi_version >= 1 ? &fault_table : NULL;
+}

@@ -1,0 +1,107 @@
+/*
+ * backends/reference/reference.c - the oracle behind the backend ABI.
+ *
+ * Claims every valid problem.  run() calls iohw_oracle_run (one thread: the
+ * harness runs cases in parallel itself) and copies the oracle's y, the
+ * exact result rounded once to the case's dtype, into the caller's buffer.
+ * It therefore reproduces the y stored in every case file bit for bit.
+ *
+ * The context holds the last error message; nothing is global.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "iohw/backend.h"
+#include "oracle/dtype.h"
+#include "oracle/error.h"
+#include "oracle/oracle.h"
+#include "oracle/problem.h"
+
+typedef struct reference_ctx {
+    iohw_error err;
+} reference_ctx;
+
+static int reference_init(void **ctx)
+{
+    reference_ctx *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return IOHW_OUT_OF_MEMORY;
+    *ctx = c;
+    return IOHW_OK;
+}
+
+static void reference_fini(void *ctx)
+{
+    free(ctx);
+}
+
+static const char *reference_last_error(void *ctx)
+{
+    reference_ctx *c = ctx;
+    return c != NULL ? c->err.msg : "";
+}
+
+/* 0 when the host's problem struct is complete and the problem valid. */
+static int reference_check(const iohw_problem *p, iohw_error *err)
+{
+    if (p == NULL)
+        return iohw_error_set(err, "problem is NULL");
+    if (p->struct_size < sizeof(iohw_problem))
+        return iohw_error_set(err, "problem struct_size %u is smaller than "
+                              "%zu", (unsigned)p->struct_size,
+                              sizeof(iohw_problem));
+    return iohw_problem_validate(p, err);
+}
+
+static int reference_supports(void *ctx, const iohw_problem *p)
+{
+    reference_ctx *c = ctx;
+    return reference_check(p, c != NULL ? &c->err : NULL) == 0
+               ? IOHW_OK
+               : IOHW_UNSUPPORTED;
+}
+
+static int reference_run(void *ctx, const iohw_problem *p, const void *x,
+                         const void *w, const void *bias, void *y)
+{
+    reference_ctx *c = ctx;
+    iohw_error *err = c != NULL ? &c->err : NULL;
+    iohw_oracle_result r;
+
+    /* Test the arguments. */
+    if (reference_check(p, err) != 0)
+        return IOHW_INVALID_PROBLEM;
+    if (x == NULL || w == NULL || y == NULL || (p->has_bias && bias == NULL)) {
+        iohw_error_set(err, "run: %s is NULL",
+                       x == NULL ? "x" : w == NULL ? "w" : y == NULL ? "y"
+                                                                 : "bias");
+        return IOHW_INVALID_PROBLEM;
+    }
+
+    /* Compute and hand over the rounded result. */
+    memset(&r, 0, sizeof r);
+    if (iohw_oracle_run(p, x, w, p->has_bias ? bias : NULL, 1, &r, err) != 0)
+        return IOHW_BACKEND_ERROR;
+    memcpy(y, r.y, (size_t)iohw_problem_y_count(p) * iohw_dtype_size(p->dtype));
+    iohw_oracle_result_free(&r);
+    if (err != NULL)
+        err->msg[0] = '\0';
+    return IOHW_OK;
+}
+
+static const iohw_backend reference_table = {
+    .abi_version = IOHW_ABI_VERSION,
+    .struct_size = sizeof(iohw_backend),
+    .name = "reference",
+    .version = "iohw oracle 1",
+    .init = reference_init,
+    .fini = reference_fini,
+    .supports = reference_supports,
+    .run = reference_run,
+    .last_error = reference_last_error,
+};
+
+IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)
+{
+    return host_abi_version >= 1 ? &reference_table : NULL;
+}
