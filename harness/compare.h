@@ -5,8 +5,9 @@
  * Default rule, rigorous for any summation order:
  *   |got - y_f64| <= (terms_max + 2) * u * err_bound + half an ulp of the
  *   rounded result (in the case dtype).
- * Exact fills: got must equal the case's y bit for bit (as a value: -0 and
- * +0 are distinct only if the oracle's y distinguishes them... see compare.c).
+ * Exact fills: got must equal the case's stored y as a value, compared with
+ * == (so -0 and +0 are equal, and an Inf must be the same Inf); a NaN in the
+ * stored y requires a NaN (any payload).
  * NaN expected requires NaN; an expected +-Inf must be matched exactly; a
  * NaN or Inf where a finite value is expected is a mismatch with ratio +inf.
  */

@@ -15,9 +15,11 @@
 
 #include "cases/case.h"
 
-/* Writes to buf a sentence such as "matches the oracle with weight I and O
- * exchanged" for the first misinterpretation whose output matches y within
- * the case's tolerance, or "" when none does.  c must have inputs and
+/* Writes to buf a sentence naming every misinterpretation whose output
+ * matches y within the case's tolerance, e.g. "matches the oracle with weight
+ * I and O exchanged" or "matches the oracle with pads averaged, or with
+ * output_padding at the beginning" (different bugs can give the same numbers
+ * on one case), cut to the buffer; "" when none does.  c must have inputs and
  * outputs loaded.  Returns 1 when a match was found, 0 otherwise. */
 int iohw_diagnose(const iohw_case *c, const void *y, char *buf, size_t n);
 

@@ -1,0 +1,330 @@
+/*
+ * harness/diagnose.c - naming the bug behind a failure.
+ *
+ * For a failing output y:
+ *   1. outputs left unwritten: every element outside the tolerance holds one
+ *      and the same NaN bit pattern (the harness pre-fills outputs with a NaN
+ *      sentinel), so the backend did not write them;
+ *   2. otherwise each misinterpretation of diagnose_variants.c is evaluated
+ *      with the oracle's core on the case's output grid and y is judged
+ *      against it by the default rule of specification section 3 (with the
+ *      variant's own err_bound and terms_max, never bit equality: a variant
+ *      of an exact case need not be exactly representable);
+ *   every variant that y matches is named, the first in the order of the
+ *   table first ("matches the oracle with A, or with B").
+ * Cases larger than DIAGNOSE_MAX_WORK products per evaluation are not
+ * diagnosed (two dozen oracle runs would take too long).
+ */
+#include "harness/diagnose.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/compare.h"
+#include "harness/diagnose_internal.h"
+#include "oracle/dtype.h"
+#include "oracle/layout.h"
+#include "oracle/oracle.h"
+#include "oracle/problem.h"
+
+#define DIAGNOSE_MAX_WORK ((int64_t)1 << 26)
+
+int iohw_diagnose_count(void)
+{
+    return iohw__dg_table_count;
+}
+
+const char *iohw_diagnose_name(int i)
+{
+    if (i < 0 || i >= iohw__dg_table_count)
+        return NULL;
+    return iohw__dg_table[i].name;
+}
+
+/* --- outputs left unwritten ------------------------------------------ */
+
+static int looks_unwritten(const iohw_case *c, const void *y)
+{
+    iohw_result r;
+    size_t es = iohw_dtype_size(c->p.dtype);
+    const unsigned char *first;
+
+    memset(&r, 0, sizeof r);
+    iohw_compare(c, y, NULL, &r);
+    if (r.status != IOHW_RESULT_FAIL || r.npoints == 0)
+        return 0;
+    if (!isnan(iohw_dtype_load(c->p.dtype, y, (size_t)r.points[0].index)))
+        return 0;
+    first = (const unsigned char *)y + (size_t)r.points[0].index * es;
+    iohw_compare(c, y, first, &r);
+    return r.unwritten > 0 && r.mismatches == r.unwritten;
+}
+
+/* --- the case's inputs, canonical -------------------------------------- */
+
+static void base_free(iohw__dg_base *b)
+{
+    free(b->x);
+    free(b->w);
+    free(b->bias);
+}
+
+static int base_init(const iohw_case *c, iohw__dg_base *b)
+{
+    const iohw_problem *p = &c->p;
+
+    memset(b, 0, sizeof *b);
+    b->c = c;
+    b->p = p;
+    b->rank = (int)p->rank;
+    b->N = p->batch;
+    b->C_in = p->in_channels;
+    b->C_out = p->out_channels;
+    b->G = p->groups;
+    b->Cg = b->C_in / b->G;
+    b->Mg = b->C_out / b->G;
+    b->L = b->K = b->O = 1;
+    for (int A = 0; A < 3; A++) {
+        int a = A - (3 - b->rank);
+        b->L3[A] = a < 0 ? 1 : p->in_size[a];
+        b->K3[A] = a < 0 ? 1 : p->kernel[a];
+        b->O3[A] = a < 0 ? 1 : p->out_size[a];
+        b->L *= b->L3[A];
+        b->K *= b->K3[A];
+        b->O *= b->O3[A];
+    }
+    b->nx = iohw_problem_x_count(p);
+    b->nw = iohw_problem_w_count(p);
+    b->nb = iohw_problem_bias_count(p);
+    b->ny = iohw_problem_y_count(p);
+    b->x = iohw__dg_read_x(c, p->data_layout);
+    b->w = iohw__dg_read_w(c, p->weight_layout);
+    if (p->has_bias) {
+        b->bias = malloc((size_t)b->nb * sizeof *b->bias);
+        if (b->bias != NULL)
+            iohw_dtype_to_double(p->dtype, c->bias, b->bias, (size_t)b->nb);
+    }
+    if (b->x == NULL || b->w == NULL || (p->has_bias && b->bias == NULL)) {
+        base_free(b);
+        return -1;
+    }
+    return 0;
+}
+
+/* --- a variant on the case's grid -------------------------------------- */
+
+/* The variant's y and err_bound on the case's grid, canonical order
+ * [N][C_out][O...]; *terms its terms_max.  The product is computed without
+ * the bias, which is added when placing it. */
+static int variant_on_grid(const iohw__dg_base *b, const iohw__dg_variant *v,
+                           double *yc, double *ec, int64_t *terms)
+{
+    /* Definitions. */
+    const int off = 3 - b->rank;
+    iohw_problem q = v->p;
+    int64_t s3[3] = {0, 0, 0}, hi3[3], Q3[3] = {1, 1, 1};
+    int bc3[3] = {0, 0, 0};
+    int64_t nq = b->N * b->C_out;
+    int none = 0;
+    double *yq = NULL, *eq = NULL;
+
+    /* A problem covering exactly the grid: pad_begin = begin (or 0 with the
+     * grid shifted by -begin), then pad_end or output_padding to fit. */
+    for (int A = 0; A < 3; A++)
+        hi3[A] = b->O3[A];
+    for (int a = 0; a < b->rank; a++) {
+        const int A = off + a;
+        const int64_t B = v->bcast[a] ? 0 : v->begin[a];
+        const int64_t s = B < 0 ? -B : 0;
+        const int64_t pb = B < 0 ? 0 : B;
+        int64_t Oq = b->O3[A] - s;
+        const int64_t full = (q.in_size[a] - 1) * q.stride[a] +
+                             q.dilation[a] * (q.kernel[a] - 1) + 1;
+        const int64_t X = full - pb - Oq;
+        s3[A] = s;
+        bc3[A] = v->bcast[a];
+        hi3[A] = v->bcast[a] || v->hi[a] > b->O3[A] ? b->O3[A] : v->hi[a];
+        if (Oq < 1 || hi3[A] <= s) {
+            none = 1;                 /* no product reaches the grid */
+            Oq = 1;
+        }
+        q.pad_begin[a] = pb;
+        q.pad_end[a] = X > 0 ? X : 0;
+        q.output_padding[a] = X < 0 ? -X : 0;
+        q.out_size[a] = Oq;
+        Q3[A] = Oq;
+        nq *= Oq;
+    }
+    q.has_bias = 0;
+
+    /* Run the oracle's core. */
+    *terms = 0;
+    if (!none) {
+        if (iohw_problem_validate(&q, NULL) != 0)
+            return -1;
+        yq = malloc((size_t)nq * sizeof *yq);
+        eq = malloc((size_t)nq * sizeof *eq);
+        if (yq == NULL || eq == NULL ||
+            iohw_conv_transpose_ref(&q, v->x, v->w, NULL, q.dtype == IOHW_F64, 1,
+                                    yq, eq, NULL) != 0) {
+            free(yq);
+            free(eq);
+            return -1;
+        }
+        *terms = iohw_oracle_terms_max(&q);
+    }
+
+    /* Place it on the grid: shifted, windowed, broadcast, channels maybe
+     * interleaved; add the bias (of the channel written, or of the product's
+     * own channel). */
+    for (int64_t n = 0; n < b->N; n++)
+        for (int64_t co = 0; co < b->C_out; co++) {
+            const int64_t cs = v->out_interleaved ? (co % b->G) * b->Mg + co / b->G : co;
+            const int64_t cb = v->out_interleaved == 2 ? cs : co;
+            const double bv = v->bias != NULL ? v->bias[cb] : 0.0;
+            for (int64_t od = 0; od < b->O3[0]; od++)
+                for (int64_t oh = 0; oh < b->O3[1]; oh++)
+                    for (int64_t ow = 0; ow < b->O3[2]; ow++) {
+                        const int64_t o3[3] = {od, oh, ow};
+                        int64_t dst = (((n * b->C_out + co) * b->O3[0] + od) * b->O3[1] +
+                                       oh) * b->O3[2] + ow;
+                        int64_t src = n * b->C_out + cs;
+                        int inside = !none;
+                        for (int A = 0; A < 3; A++) {
+                            inside = inside && o3[A] >= s3[A] && o3[A] < hi3[A];
+                            src = src * Q3[A] + (bc3[A] ? 0 : o3[A] - s3[A]);
+                        }
+                        yc[dst] = bv + (inside ? yq[src] : 0.0);
+                        ec[dst] = fabs(bv) + (inside ? eq[src] : 0.0);
+                    }
+        }
+    free(yq);
+    free(eq);
+    return 0;
+}
+
+/* 1 when y matches the variant within the tolerance, 0 when not, -1 when
+ * the variant could not be evaluated. */
+static int matches_variant(const iohw__dg_base *b, const iohw__dg_variant *v,
+                           const void *y)
+{
+    const size_t ny = (size_t)b->ny;
+    double *yc = malloc(ny * sizeof *yc);
+    double *ec = malloc(ny * sizeof *ec);
+    double *ym = malloc(ny * sizeof *ym);
+    double *em = malloc(ny * sizeof *em);
+    void *yd = malloc(ny * iohw_dtype_size(b->p->dtype));
+    iohw_layout_map m;
+    iohw_case t;
+    iohw_result r;
+    int64_t terms;
+    int rc = -1;
+
+    if (yc == NULL || ec == NULL || ym == NULL || em == NULL || yd == NULL)
+        goto done;
+    if (variant_on_grid(b, v, yc, ec, &terms) != 0)
+        goto done;
+    if (iohw_layout_data_map_as(b->p, 1, v->out_layout, &m, NULL) != 0)
+        goto done;
+    iohw_layout_from_canonical(&m, sizeof(double), yc, ym);
+    iohw_layout_from_canonical(&m, sizeof(double), ec, em);
+    iohw_dtype_from_double(b->p->dtype, ym, yd, ny);
+
+    memset(&t, 0, sizeof t);
+    t.p = *b->p;
+    t.terms_max = terms;
+    t.y = yd;
+    t.y_f64 = ym;
+    t.err_bound = em;
+    memset(&r, 0, sizeof r);
+    iohw_compare(&t, y, NULL, &r);
+    rc = r.status == IOHW_RESULT_PASS;
+done:
+    free(yc);
+    free(ec);
+    free(ym);
+    free(em);
+    free(yd);
+    return rc;
+}
+
+static void variant_init(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    memset(v, 0, sizeof *v);
+    v->p = *b->p;
+    for (int a = 0; a < b->rank; a++) {
+        v->begin[a] = b->p->pad_begin[a];
+        v->hi[a] = b->p->out_size[a];
+    }
+    v->x = b->x;
+    v->w = b->w;
+    v->bias = b->bias;
+    memcpy(v->out_layout, b->p->data_layout, sizeof v->out_layout);
+    v->out_layout[sizeof v->out_layout - 1] = '\0';
+}
+
+static void variant_free(iohw__dg_variant *v)
+{
+    for (int i = 0; i < 3; i++)
+        free(v->owned[i]);
+}
+
+/* --- the driver ------------------------------------------------------ */
+
+static void say(char *buf, size_t n, const char *text)
+{
+    if (buf != NULL && n > 0)
+        snprintf(buf, n, "%s", text);
+}
+
+int iohw_diagnose(const iohw_case *c, const void *y, char *buf, size_t n)
+{
+    iohw__dg_base b;
+    char line[256];
+    size_t len = 0;
+    int found = 0;
+
+    say(buf, n, "");
+    if (c == NULL || y == NULL || c->x == NULL || c->w == NULL || c->y == NULL ||
+        c->y_f64 == NULL || c->err_bound == NULL || (c->p.has_bias && c->bias == NULL) ||
+        iohw_problem_validate(&c->p, NULL) != 0)
+        return 0;
+
+    /* 1. Outputs left unwritten. */
+    if (looks_unwritten(c, y)) {
+        say(buf, n, iohw__dg_table[0].name);
+        return 1;
+    }
+
+    /* 2. Each misinterpretation in turn; every one that matches is named
+     * (different bugs can give the same numbers on one case). */
+    /* products per evaluation: each x element times Mg * K weights */
+    if ((double)iohw_problem_x_count(&c->p) * (double)iohw_problem_w_count(&c->p) /
+            (double)c->p.in_channels > (double)DIAGNOSE_MAX_WORK)
+        return 0;
+    if (base_init(c, &b) != 0)
+        return 0;
+    for (int i = 1; i < iohw__dg_table_count && len < sizeof line; i++) {
+        iohw__dg_variant v;
+        variant_init(&b, &v);
+        if (iohw__dg_table[i].build(&b, &v) == 1 && matches_variant(&b, &v, y) == 1) {
+            int k = snprintf(line + len, sizeof line - len, "%s%s",
+                             found ? ", or with " : "matches the oracle with ",
+                             iohw__dg_table[i].name);
+            if (k > 0 && (size_t)k < sizeof line - len) {
+                len += (size_t)k;
+            } else {
+                line[len] = '\0';      /* keep the names that fit, stop */
+                len = sizeof line;
+            }
+            found = 1;
+        }
+        variant_free(&v);
+    }
+    base_free(&b);
+    if (found)
+        say(buf, n, line);
+    return found;
+}

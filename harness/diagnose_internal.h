@@ -1,0 +1,76 @@
+/*
+ * harness/diagnose_internal.h - what diagnose.c (the driver) and
+ * diagnose_variants.c (the misinterpretations) share.  Not public.
+ *
+ * A variant describes what a buggy backend computed, as a transposed
+ * convolution on canonical double tensors (x[N][C_in][L...],
+ * w[C_in][Mg][K...], bias[C_out]) followed by a placement on the case's own
+ * output grid:
+ *   - the backend's kernel, stride and dilation (p), and its inputs (x, w,
+ *     bias, possibly transformed copies of the case's);
+ *   - begin[a]: the full-output coordinate it put at output position 0 of
+ *     axis a (the case's pad_begin when correct; may be negative: positions
+ *     before the full output hold only the bias);
+ *   - hi[a]: positions >= hi[a] hold only the bias (a shorter output);
+ *   - bcast[a]: every position of axis a shows full-output position 0 (a
+ *     squeezed size-1 axis broadcast);
+ *   - out_interleaved: output channel g*Mg + m was written at m*G + g;
+ *     1: the bias stays with the channel written, 2: it moves too;
+ *   - out_layout: the memory order the backend wrote y in.
+ * Every element is bias[c] + the product placed there (nothing where no
+ * product is placed).
+ * The driver evaluates the oracle's core (iohw_conv_transpose_ref) on a
+ * problem whose pads and output_padding are chosen so that it covers exactly
+ * the case's grid, so every variant is comparable element for element.
+ */
+#ifndef IOHW_DIAGNOSE_INTERNAL_H
+#define IOHW_DIAGNOSE_INTERNAL_H
+
+#include <stdint.h>
+
+#include "cases/case.h"
+
+typedef struct iohw__dg_base {
+    const iohw_case *c;
+    const iohw_problem *p;
+    int rank;
+    int64_t N, C_in, C_out, G, Cg, Mg;
+    int64_t L3[3], K3[3], O3[3];  /* per axis, leading axes padded with 1 */
+    int64_t L, K, O;              /* spatial element counts */
+    int64_t nx, nw, nb, ny;
+    double *x, *w, *bias;         /* the case's inputs, canonical; bias NULL
+                                     without bias */
+} iohw__dg_base;
+
+typedef struct iohw__dg_variant {
+    iohw_problem p;               /* in_size, kernel, stride, dilation used */
+    int64_t begin[3];
+    int64_t hi[3];
+    int bcast[3];
+    const double *x, *w, *bias;
+    char out_layout[16];
+    int out_interleaved;
+    double *owned[3];             /* copies to free (x, w, bias) */
+} iohw__dg_variant;
+
+/* Fills v for one misinterpretation, starting from the correct one.
+ * Returns 1 when it applies and differs from the case, 0 when it does not
+ * apply, -1 when it could not be built (memory). */
+typedef int (*iohw__dg_build_fn)(const iohw__dg_base *b, iohw__dg_variant *v);
+
+typedef struct iohw__dg_entry {
+    const char *name;
+    iohw__dg_build_fn build;      /* NULL for "outputs left unwritten" */
+} iohw__dg_entry;
+
+/* The misinterpretations in the order they are tried. */
+extern const iohw__dg_entry iohw__dg_table[];
+extern const int iohw__dg_table_count;
+
+/* The case's x memory read as if it were in data layout `layout`, or its w
+ * memory read as if in weight layout `layout`: canonical doubles, malloc'd;
+ * NULL when the layout does not fit the rank or memory ran out. */
+double *iohw__dg_read_x(const iohw_case *c, const char *layout);
+double *iohw__dg_read_w(const iohw_case *c, const char *layout);
+
+#endif

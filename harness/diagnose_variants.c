@@ -1,0 +1,453 @@
+/*
+ * harness/diagnose_variants.c - the classic misinterpretations of a
+ * transposed convolution (PITFALLS.md), each as a small change of the
+ * correct computation (see diagnose_internal.h for what a variant holds).
+ *
+ * With Cg = C_in/G, Mg = C_out/G, canonical tensors, F_a = (L-1)S + (K-1)D + 1
+ * the uncropped output size and "bias only" meaning no product placed:
+ *   weight I and O exchanged   w's memory read with I and O swapped in the
+ *                              weight layout string (same memory, other
+ *                              shape when C_in != Mg)
+ *   kernel flipped             w'[i][m][k] = w[i][m][K-1-k], every axis
+ *   spatial axes H and W ...   w's memory read with H and W swapped in the
+ *                              weight layout string
+ *   input groups interleaved   x'[n][g*Cg+c] = x[n][c*G+g]
+ *   output groups interleaved  the product of channel g*Mg+m written at
+ *                              channel m*G+g, with the bias of channel
+ *                              m*G+g, or ("bias included") with its own
+ *   bias indexed per group     bias'[g*Mg+m] = bias[m]
+ *   pad begin and end exch.    the crop starts at pad_end
+ *   pads averaged              the crop starts at floor((P- + P+) / 2)
+ *   pad_begin on both sides    positions >= F - 2 P- + A: bias only
+ *   padding applied to input   the crop starts at -P- * S (nothing cropped,
+ *                              the input padded instead)
+ *   output_padding dropped     positions >= O - A: bias only
+ *   output_padding at the beg. the crop starts at P- - A (output shifted)
+ *   dilation ignored           D' = 1
+ *   dilation 0-based           D' = D - 1; D = 1 gives taps 0 apart: the
+ *                              kernel summed along the axis
+ *   dilation off by one        D' = D + 1
+ *   effective kernel k + d - 1 the uncropped output sized with extent
+ *                              K + D - 1: full positions >= (L-1)S + K + D - 1
+ *                              lost (bias only)
+ *   size-1 input axes squeezed on an axis with L = 1: the first tap only,
+ *                              broadcast to every output position
+ *   data layout read as ...    x read and y written in NC+spatial or
+ *                              N+spatial+C order whatever the case's layout
+ *   all products dropped       only the bias (or zeros) everywhere
+ */
+#include "harness/diagnose_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle/dtype.h"
+#include "oracle/layout.h"
+
+/* --- reading memory in another layout -------------------------------- */
+
+static double *read_as(const iohw_layout_map *m, iohw_dtype dt, const void *src)
+{
+    size_t es = iohw_dtype_size(dt);
+    void *tmp = malloc((size_t)m->count * es);
+    double *out = malloc((size_t)m->count * sizeof *out);
+
+    if (tmp == NULL || out == NULL || src == NULL) {
+        free(tmp);
+        free(out);
+        return NULL;
+    }
+    iohw_layout_to_canonical(m, es, src, tmp);
+    iohw_dtype_to_double(dt, tmp, out, (size_t)m->count);
+    free(tmp);
+    return out;
+}
+
+double *iohw__dg_read_x(const iohw_case *c, const char *layout)
+{
+    iohw_layout_map m;
+    if (iohw_layout_data_map_as(&c->p, 0, layout, &m, NULL) != 0)
+        return NULL;
+    return read_as(&m, c->p.dtype, c->x);
+}
+
+double *iohw__dg_read_w(const iohw_case *c, const char *layout)
+{
+    iohw_layout_map m;
+    if (iohw_layout_weight_map_as(&c->p, layout, &m, NULL) != 0)
+        return NULL;
+    return read_as(&m, c->p.dtype, c->w);
+}
+
+/* --- helpers ------------------------------------------------------------ */
+
+static void swap_letters(char *s, char a, char b)
+{
+    for (; *s != '\0'; s++) {
+        if (*s == a)
+            *s = b;
+        else if (*s == b)
+            *s = a;
+    }
+}
+
+static int weight_read_as(const iohw__dg_base *b, iohw__dg_variant *v, char l1,
+                          char l2)
+{
+    char wl[16];
+    memcpy(wl, b->p->weight_layout, sizeof wl);
+    wl[sizeof wl - 1] = '\0';
+    swap_letters(wl, l1, l2);
+    v->owned[1] = iohw__dg_read_w(b->c, wl);
+    v->w = v->owned[1];
+    return v->w != NULL ? 1 : -1;
+}
+
+static int data_read_as(const iohw__dg_base *b, iohw__dg_variant *v,
+                        const char *layout)
+{
+    if (strcmp(layout, b->p->data_layout) == 0)
+        return 0;
+    v->owned[0] = iohw__dg_read_x(b->c, layout);
+    v->x = v->owned[0];
+    memcpy(v->out_layout, layout, strlen(layout) + 1);
+    return v->x != NULL ? 1 : -1;
+}
+
+/* w with the kernel axes A (padded index) where mask[A] reduced to one tap:
+ * the sum of the taps (sum = 1) or the first tap (sum = 0). */
+static double *kernel_reduced(const iohw__dg_base *b, const int *mask, int sum)
+{
+    const int64_t KD = b->K3[0], KH = b->K3[1], KW = b->K3[2];
+    const int64_t RD = mask[0] ? 1 : KD, RH = mask[1] ? 1 : KH, RW = mask[2] ? 1 : KW;
+    const int64_t rows = b->C_in * b->Mg;
+    double *w = calloc((size_t)(rows * RD * RH * RW), sizeof *w);
+
+    if (w == NULL)
+        return NULL;
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t kd = 0; kd < KD; kd++)
+            for (int64_t kh = 0; kh < KH; kh++)
+                for (int64_t kw = 0; kw < KW; kw++) {
+                    const int64_t k3[3] = {kd, kh, kw};
+                    int keep = 1;
+                    for (int A = 0; A < 3; A++)
+                        keep = keep && (sum || !mask[A] || k3[A] == 0);
+                    if (!keep)
+                        continue;
+                    w[((r * RD + (mask[0] ? 0 : kd)) * RH + (mask[1] ? 0 : kh)) * RW +
+                      (mask[2] ? 0 : kw)] += b->w[((r * KD + kd) * KH + kh) * KW + kw];
+                }
+    return w;
+}
+
+/* 1 when some axis has a kernel of more than one tap. */
+static int kernel_wide(const iohw__dg_base *b)
+{
+    return b->K > 1;
+}
+
+static int dilated(const iohw__dg_base *b, int64_t above)
+{
+    for (int a = 0; a < b->rank; a++)
+        if (b->p->dilation[a] > above && b->p->kernel[a] > 1)
+            return 1;
+    return 0;
+}
+
+/* --- the variants --------------------------------------------------- */
+
+static int weight_io(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    return weight_read_as(b, v, 'I', 'O');
+}
+
+static int kernel_flipped(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    const int64_t KD = b->K3[0], KH = b->K3[1], KW = b->K3[2];
+    double *w;
+
+    if (!kernel_wide(b))
+        return 0;
+    w = malloc((size_t)b->nw * sizeof *w);
+    if (w == NULL)
+        return -1;
+    for (int64_t r = 0; r < b->C_in * b->Mg; r++)
+        for (int64_t kd = 0; kd < KD; kd++)
+            for (int64_t kh = 0; kh < KH; kh++)
+                for (int64_t kw = 0; kw < KW; kw++)
+                    w[((r * KD + kd) * KH + kh) * KW + kw] =
+                        b->w[((r * KD + KD - 1 - kd) * KH + KH - 1 - kh) * KW +
+                             KW - 1 - kw];
+    v->owned[1] = w;
+    v->w = w;
+    return 1;
+}
+
+static int weight_hw(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    if (b->rank < 2 || (b->K3[1] == 1 && b->K3[2] == 1))
+        return 0;
+    return weight_read_as(b, v, 'H', 'W');
+}
+
+static int interleave_x(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    double *x = malloc((size_t)b->nx * sizeof *x);
+    if (x == NULL)
+        return -1;
+    for (int64_t n = 0; n < b->N; n++)
+        for (int64_t g = 0; g < b->G; g++)
+            for (int64_t c = 0; c < b->Cg; c++)
+                memcpy(&x[(n * b->C_in + g * b->Cg + c) * b->L],
+                       &b->x[(n * b->C_in + c * b->G + g) * b->L],
+                       (size_t)b->L * sizeof *x);
+    v->owned[0] = x;
+    v->x = x;
+    return 1;
+}
+
+static int groups_in(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    if (b->G == 1 || b->Cg == 1)
+        return 0;
+    return interleave_x(b, v);
+}
+
+static int groups_out(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    if (b->G == 1 || b->Mg == 1)
+        return 0;
+    v->out_interleaved = 1;
+    return 1;
+}
+
+static int groups_out_bias(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    if (b->bias == NULL || groups_out(b, v) != 1)
+        return 0;
+    v->out_interleaved = 2;
+    return 1;
+}
+
+static int groups_both(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    if (b->G == 1 || b->Cg == 1 || b->Mg == 1)
+        return 0;
+    v->out_interleaved = 1;
+    return interleave_x(b, v);
+}
+
+static int groups_both_bias(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    if (b->bias == NULL || b->G == 1 || b->Cg == 1 || b->Mg == 1)
+        return 0;
+    v->out_interleaved = 2;
+    return interleave_x(b, v);
+}
+
+static int bias_per_group(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    double *bias;
+
+    if (b->bias == NULL || b->G == 1)
+        return 0;
+    bias = malloc((size_t)b->nb * sizeof *bias);
+    if (bias == NULL)
+        return -1;
+    for (int64_t g = 0; g < b->G; g++)
+        for (int64_t m = 0; m < b->Mg; m++)
+            bias[g * b->Mg + m] = b->bias[m];
+    v->owned[2] = bias;
+    v->bias = bias;
+    return 1;
+}
+
+static int pads_exchanged(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    int differs = 0;
+    for (int a = 0; a < b->rank; a++) {
+        v->begin[a] = b->p->pad_end[a];
+        differs |= v->begin[a] != b->p->pad_begin[a];
+    }
+    return differs;
+}
+
+static int pads_averaged(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    int differs = 0;
+    for (int a = 0; a < b->rank; a++) {
+        v->begin[a] = (b->p->pad_begin[a] + b->p->pad_end[a]) / 2;
+        differs |= v->begin[a] != b->p->pad_begin[a];
+    }
+    return differs;
+}
+
+static int op_dropped(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    int differs = 0;
+    for (int a = 0; a < b->rank; a++) {
+        v->hi[a] = b->p->out_size[a] - b->p->output_padding[a];
+        differs |= b->p->output_padding[a] > 0;
+    }
+    return differs;
+}
+
+static int op_at_begin(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    int differs = 0;
+    for (int a = 0; a < b->rank; a++) {
+        v->begin[a] = b->p->pad_begin[a] - b->p->output_padding[a];
+        differs |= b->p->output_padding[a] > 0;
+    }
+    return differs;
+}
+
+static int dilation_ignored(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    if (!dilated(b, 1))
+        return 0;
+    for (int a = 0; a < b->rank; a++)
+        v->p.dilation[a] = 1;
+    return 1;
+}
+
+static int dilation_0_based(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    int mask[3] = {0, 0, 0};
+    int collapse = 0;
+
+    if (!kernel_wide(b))
+        return 0;
+    /* d - 1 apart; d = 1 gives 0 apart: the axis's taps all land on one
+     * position, which is the kernel summed along the axis. */
+    for (int a = 0; a < b->rank; a++) {
+        if (b->p->dilation[a] > 1) {
+            v->p.dilation[a] = b->p->dilation[a] - 1;
+        } else if (b->p->kernel[a] > 1) {
+            mask[3 - b->rank + a] = 1;
+            v->p.kernel[a] = 1;
+            collapse = 1;
+        }
+    }
+    if (!collapse)
+        return 1;
+    v->owned[1] = kernel_reduced(b, mask, 1);
+    v->w = v->owned[1];
+    return v->w != NULL ? 1 : -1;
+}
+
+static int dilation_plus_one(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    if (!kernel_wide(b))
+        return 0;
+    for (int a = 0; a < b->rank; a++)
+        v->p.dilation[a] = b->p->dilation[a] + 1;
+    return 1;
+}
+
+static int extent_k_plus_d(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    int differs = 0;
+    for (int a = 0; a < b->rank; a++) {
+        const int64_t k = b->p->kernel[a], d = b->p->dilation[a];
+        const int64_t wrong = (b->p->in_size[a] - 1) * b->p->stride[a] + k + d - 1;
+        v->hi[a] = wrong - b->p->pad_begin[a];
+        differs |= v->hi[a] < b->p->out_size[a];
+    }
+    return differs;
+}
+
+static int pad_begin_both_sides(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    int differs = 0;
+    for (int a = 0; a < b->rank; a++) {
+        const int64_t full = (b->p->in_size[a] - 1) * b->p->stride[a] +
+                             b->p->dilation[a] * (b->p->kernel[a] - 1) + 1;
+        v->hi[a] = full - 2 * b->p->pad_begin[a] + b->p->output_padding[a];
+        differs |= v->hi[a] < b->p->out_size[a];
+    }
+    return differs;
+}
+
+static int pad_as_input(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    int differs = 0;
+    for (int a = 0; a < b->rank; a++) {
+        v->begin[a] = -b->p->pad_begin[a] * b->p->stride[a];
+        differs |= b->p->pad_begin[a] > 0;
+    }
+    return differs;
+}
+
+static int size1_squeezed(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    int mask[3] = {0, 0, 0};
+    int differs = 0;
+    for (int a = 0; a < b->rank; a++) {
+        if (b->p->in_size[a] != 1 || (b->p->kernel[a] == 1 && b->p->out_size[a] == 1))
+            continue;
+        mask[3 - b->rank + a] = 1;
+        v->p.kernel[a] = 1;
+        v->bcast[a] = 1;
+        differs = 1;
+    }
+    if (!differs)
+        return 0;
+    v->owned[1] = kernel_reduced(b, mask, 0);
+    v->w = v->owned[1];
+    return v->w != NULL ? 1 : -1;
+}
+
+static int layout_channels_first(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    char layout[16];
+    iohw_layout_default_data(b->rank, layout);
+    return data_read_as(b, v, layout);
+}
+
+static int layout_channels_last(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    char layout[16] = "N";
+    const char *spatial = b->rank == 1 ? "W" : b->rank == 2 ? "HW" : "DHW";
+    strcat(layout, spatial);
+    strcat(layout, "C");
+    return data_read_as(b, v, layout);
+}
+
+static int products_dropped(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    for (int a = 0; a < b->rank; a++)
+        v->hi[a] = 0;
+    return 1;
+}
+
+const iohw__dg_entry iohw__dg_table[] = {
+    {"outputs left unwritten", NULL},
+    {"weight I and O exchanged", weight_io},
+    {"kernel flipped", kernel_flipped},
+    {"spatial axes H and W of the weight exchanged", weight_hw},
+    {"input channels of the groups interleaved", groups_in},
+    {"output channels of the groups interleaved", groups_out},
+    {"output channels of the groups interleaved, bias included", groups_out_bias},
+    {"input and output channels of the groups interleaved", groups_both},
+    {"input and output channels of the groups interleaved, bias included",
+     groups_both_bias},
+    {"bias indexed per group", bias_per_group},
+    {"pad begin and end exchanged", pads_exchanged},
+    {"pads averaged", pads_averaged},
+    {"pad_begin used on both sides", pad_begin_both_sides},
+    {"padding applied to the input instead of cropping the output", pad_as_input},
+    {"output_padding dropped", op_dropped},
+    {"output_padding at the beginning", op_at_begin},
+    {"dilation ignored", dilation_ignored},
+    {"dilation 0-based (d - 1 used)", dilation_0_based},
+    {"dilation off by one (d + 1 used)", dilation_plus_one},
+    {"effective kernel k + d - 1", extent_k_plus_d},
+    {"size-1 input axes squeezed", size1_squeezed},
+    {"data layout read as channels-first (NCHW)", layout_channels_first},
+    {"data layout read as channels-last (NHWC)", layout_channels_last},
+    {"all products dropped (bias only or zeros)", products_dropped},
+};
+
+const int iohw__dg_table_count = (int)(sizeof iohw__dg_table / sizeof iohw__dg_table[0]);

@@ -1,0 +1,713 @@
+/*
+ * tests/test_diagnose.c - naming the bug behind a failure.
+ *
+ * Each test builds a case (iohw_desc_parse + iohw_make_case) whose shape makes
+ * the bug visible (C_in != Mg, non-square kernels, asymmetric pads, op > 0,
+ * groups > 1, a bias), produces the buggy backend's output itself, by
+ * transforming the inputs or the problem in the case's own memory layout and
+ * running the oracle (iohw_oracle_run, tested on its own), and checks that
+ * iohw_diagnose names exactly that bug.  Most cases use the default layouts
+ * (NCHW data, IOHW weight), so memory index = canonical index below.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "generators/generators.h"
+#include "harness/diagnose.h"
+#include "oracle/dtype.h"
+#include "oracle/oracle.h"
+#include "oracle/problem.h"
+
+static void make(const char *desc, iohw_case *c)
+{
+    iohw_desc d;
+    iohw_error err = {{0}};
+    cr_assert_eq(iohw_desc_parse(desc, &d, &err), 0, "%s: %s", desc, err.msg);
+    cr_assert_eq(iohw_make_case(&d, "diag", NULL, 1, c, &err), 0, "%s: %s", desc,
+                 err.msg);
+}
+
+/* The oracle's y (case dtype, p's data layout) for p and these inputs. */
+static void *oracle_y(const iohw_problem *p, const void *x, const void *w,
+                      const void *bias)
+{
+    iohw_oracle_result r;
+    iohw_error err = {{0}};
+    cr_assert_eq(iohw_oracle_run(p, x, w, bias, 1, &r, &err), 0, "%s", err.msg);
+    void *y = r.y;
+    r.y = NULL;
+    free(r.y_f64);
+    free(r.err_bound);
+    return y;
+}
+
+/* A copy of a tensor of n elements of the case dtype. */
+static void *copy_of(const iohw_case *c, const void *src, int64_t n)
+{
+    size_t bytes = (size_t)n * iohw_dtype_size(c->p.dtype);
+    void *d = malloc(bytes);
+    cr_assert_not_null(d);
+    memcpy(d, src, bytes);
+    return d;
+}
+
+/* Copies element j of src into element i of dst (case dtype). */
+static void move(const iohw_case *c, void *dst, int64_t i, const void *src, int64_t j)
+{
+    size_t es = iohw_dtype_size(c->p.dtype);
+    memcpy((unsigned char *)dst + (size_t)i * es, (const unsigned char *)src + (size_t)j * es,
+           es);
+}
+
+static void expect_named(const iohw_case *c, const void *y, const char *name)
+{
+    char buf[256];
+    char want[256];
+    memset(buf, 'x', sizeof buf);
+    snprintf(want, sizeof want, "matches the oracle with %s", name);
+    int found = iohw_diagnose(c, y, buf, sizeof buf);
+    cr_expect_eq(found, 1, "nothing matched; expected \"%s\"", name);
+    cr_expect_str_eq(buf, want);
+}
+
+/* --- the weight ------------------------------------------------------- */
+
+/* IOHW memory read as OIHW: w'(i, o, kh, kw) = mem[((o*C_in + i)*KH + kh)*KW + kw]. */
+static void weight_io_case(const char *desc)
+{
+    iohw_case c;
+    make(desc, &c);
+    const int64_t CI = c.p.in_channels, MG = c.p.out_channels / c.p.groups;
+    const int64_t KH = c.p.kernel[0], KW = c.p.kernel[1];
+    void *w2 = copy_of(&c, c.w, iohw_problem_w_count(&c.p));
+    for (int64_t i = 0; i < CI; i++)
+        for (int64_t o = 0; o < MG; o++)
+            for (int64_t kh = 0; kh < KH; kh++)
+                for (int64_t kw = 0; kw < KW; kw++)
+                    move(&c, w2, ((i * MG + o) * KH + kh) * KW + kw, c.w,
+                         ((o * CI + i) * KH + kh) * KW + kw);
+    void *y = oracle_y(&c.p, c.x, w2, c.bias);
+    expect_named(&c, y, "weight I and O exchanged");
+    free(y);
+    free(w2);
+    iohw_case_free(&c);
+}
+
+Test(diagnose, weight_i_and_o_exchanged_with_c_in_unlike_mg)
+{
+    weight_io_case("ci=2 co=3 in=4x5 k=3x2 bias=1 seed=3");
+}
+
+Test(diagnose, weight_i_and_o_exchanged_with_c_in_equal_to_mg)
+{
+    /* C_in = Mg = 3: same shapes, exchanged values. */
+    weight_io_case("ci=3 co=3 in=4x3 k=2x3 pad=0:1x0 bias=1 seed=4");
+}
+
+/* Reverses every spatial axis of a weight whose spatial axes are last (in
+ * D, H, W order) whatever the order of its I and O axes. */
+static void *flipped(const iohw_case *c)
+{
+    const int rank = (int)c->p.rank;
+    int64_t K3[3] = {1, 1, 1};
+    for (int a = 0; a < rank; a++)
+        K3[3 - rank + a] = c->p.kernel[a];
+    const int64_t K = K3[0] * K3[1] * K3[2];
+    const int64_t rows = iohw_problem_w_count(&c->p) / K;
+    void *w2 = copy_of(c, c->w, iohw_problem_w_count(&c->p));
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t kd = 0; kd < K3[0]; kd++)
+            for (int64_t kh = 0; kh < K3[1]; kh++)
+                for (int64_t kw = 0; kw < K3[2]; kw++)
+                    move(c, w2, r * K + (kd * K3[1] + kh) * K3[2] + kw, c->w,
+                         r * K + ((K3[0] - 1 - kd) * K3[1] + K3[1] - 1 - kh) * K3[2] +
+                             K3[2] - 1 - kw);
+    return w2;
+}
+
+static void kernel_flipped_case(const char *desc)
+{
+    iohw_case c;
+    make(desc, &c);
+    void *w2 = flipped(&c);
+    void *y = oracle_y(&c.p, c.x, w2, c.bias);
+    expect_named(&c, y, "kernel flipped");
+    free(y);
+    free(w2);
+    iohw_case_free(&c);
+}
+
+Test(diagnose, kernel_flipped)
+{
+    kernel_flipped_case("ci=2 co=3 in=4x5 k=3x2 s=2x1 bias=1 seed=5");
+}
+
+Test(diagnose, kernel_flipped_in_an_exact_case)
+{
+    kernel_flipped_case("ci=2 co=3 in=4x5 k=3x2 s=2x1 bias=1 fill=exact seed=6");
+}
+
+Test(diagnose, kernel_flipped_in_rank_3_channels_last_f16)
+{
+    kernel_flipped_case("ci=2 co=3 in=3x3x4 k=2x2x3 xl=NDHWC wl=OIDHW dt=f16 seed=7");
+}
+
+Test(diagnose, kernel_flipped_in_rank_1)
+{
+    kernel_flipped_case("n=2 ci=3 co=2 in=7 k=4 s=3 d=2 bias=1 dt=f64 seed=8");
+}
+
+Test(diagnose, spatial_axes_h_and_w_of_the_weight_exchanged)
+{
+    iohw_case c;
+    make("ci=2 co=3 in=4x5 k=3x2 bias=1 seed=9", &c);
+    const int64_t MG = 3, KH = 3, KW = 2;
+    void *w2 = copy_of(&c, c.w, iohw_problem_w_count(&c.p));
+    /* IOHW memory read as IOWH: w'(i, o, kh, kw) = mem[((i*MG + o)*KW + kw)*KH + kh] */
+    for (int64_t r = 0; r < 2 * MG; r++)
+        for (int64_t kh = 0; kh < KH; kh++)
+            for (int64_t kw = 0; kw < KW; kw++)
+                move(&c, w2, (r * KH + kh) * KW + kw, c.w, (r * KW + kw) * KH + kh);
+    void *y = oracle_y(&c.p, c.x, w2, c.bias);
+    expect_named(&c, y, "spatial axes H and W of the weight exchanged");
+    free(y);
+    free(w2);
+    iohw_case_free(&c);
+}
+
+/* --- groups and bias ----------------------------------------------------- */
+
+/* n=2 ci=4 co=6 g=2: Cg = 2, Mg = 3; x and y planes of L and O elements. */
+#define GROUPED "n=2 ci=4 co=6 g=2 in=3x4 k=2x3 s=2x1 bias=1 seed=10"
+
+/* x'[n][g*Cg + c] = x[n][c*G + g] */
+static void *x_interleaved(const iohw_case *c)
+{
+    const int64_t G = 2, CG = 2, CI = 4, L = 12;
+    void *x2 = copy_of(c, c->x, iohw_problem_x_count(&c->p));
+    for (int64_t n = 0; n < 2; n++)
+        for (int64_t g = 0; g < G; g++)
+            for (int64_t ch = 0; ch < CG; ch++)
+                for (int64_t l = 0; l < L; l++)
+                    move(c, x2, (n * CI + g * CG + ch) * L + l, c->x,
+                         (n * CI + ch * G + g) * L + l);
+    return x2;
+}
+
+/* The product of channel g*Mg + m written at channel m*G + g, then the bias
+ * of the channel written added (in the dtype):
+ *   y'[n][m*G + g] = fl(prod[n][g*Mg + m] + bias[m*G + g]) */
+static void *y_interleaved(const iohw_case *c, const void *x)
+{
+    const int64_t G = 2, MG = 3, CO = 6;
+    const int64_t O = c->p.out_size[0] * c->p.out_size[1];
+    iohw_problem q = c->p;
+    q.has_bias = 0;
+    void *prod = oracle_y(&q, x, c->w, NULL);
+    void *y2 = copy_of(c, prod, iohw_problem_y_count(&c->p));
+    for (int64_t n = 0; n < 2; n++)
+        for (int64_t g = 0; g < G; g++)
+            for (int64_t m = 0; m < MG; m++)
+                for (int64_t o = 0; o < O; o++) {
+                    int64_t to = (n * CO + m * G + g) * O + o;
+                    double v = iohw_dtype_load(c->p.dtype, prod,
+                                               (size_t)((n * CO + g * MG + m) * O + o)) +
+                               iohw_dtype_load(c->p.dtype, c->bias, (size_t)(m * G + g));
+                    iohw_dtype_store(c->p.dtype, y2, (size_t)to, v);
+                }
+    free(prod);
+    return y2;
+}
+
+/* The whole output channel, bias included, moved:
+ *   y'[n][m*G + g] = y[n][g*Mg + m] */
+static void *y_moved(const iohw_case *c, const void *y)
+{
+    const int64_t G = 2, MG = 3, CO = 6;
+    const int64_t O = c->p.out_size[0] * c->p.out_size[1];
+    void *y2 = copy_of(c, y, iohw_problem_y_count(&c->p));
+    for (int64_t n = 0; n < 2; n++)
+        for (int64_t g = 0; g < G; g++)
+            for (int64_t m = 0; m < MG; m++)
+                for (int64_t o = 0; o < O; o++)
+                    move(c, y2, (n * CO + m * G + g) * O + o, y, (n * CO + g * MG + m) * O + o);
+    return y2;
+}
+
+Test(diagnose, output_channels_of_the_groups_interleaved_bias_included)
+{
+    iohw_case c;
+    make(GROUPED, &c);
+    void *y2 = y_moved(&c, c.y);
+    expect_named(&c, y2, "output channels of the groups interleaved, bias included");
+    free(y2);
+    iohw_case_free(&c);
+}
+
+Test(diagnose, input_and_output_channels_of_the_groups_interleaved_bias_included)
+{
+    iohw_case c;
+    make(GROUPED, &c);
+    void *x2 = x_interleaved(&c);
+    void *y = oracle_y(&c.p, x2, c.w, c.bias);
+    void *y2 = y_moved(&c, y);
+    expect_named(&c, y2, "input and output channels of the groups interleaved, bias included");
+    free(y2);
+    free(y);
+    free(x2);
+    iohw_case_free(&c);
+}
+
+Test(diagnose, input_channels_of_the_groups_interleaved)
+{
+    iohw_case c;
+    make(GROUPED, &c);
+    void *x2 = x_interleaved(&c);
+    void *y = oracle_y(&c.p, x2, c.w, c.bias);
+    expect_named(&c, y, "input channels of the groups interleaved");
+    free(y);
+    free(x2);
+    iohw_case_free(&c);
+}
+
+Test(diagnose, output_channels_of_the_groups_interleaved)
+{
+    iohw_case c;
+    make(GROUPED, &c);
+    void *y2 = y_interleaved(&c, c.x);
+    expect_named(&c, y2, "output channels of the groups interleaved");
+    free(y2);
+    iohw_case_free(&c);
+}
+
+Test(diagnose, input_and_output_channels_of_the_groups_interleaved)
+{
+    iohw_case c;
+    make(GROUPED, &c);
+    void *x2 = x_interleaved(&c);
+    void *y2 = y_interleaved(&c, x2);
+    expect_named(&c, y2, "input and output channels of the groups interleaved");
+    free(y2);
+    free(x2);
+    iohw_case_free(&c);
+}
+
+Test(diagnose, bias_indexed_per_group)
+{
+    iohw_case c;
+    make(GROUPED, &c);
+    void *b2 = copy_of(&c, c.bias, 6);
+    for (int64_t g = 0; g < 2; g++)
+        for (int64_t m = 0; m < 3; m++)
+            move(&c, b2, g * 3 + m, c.bias, m);   /* bias[m], not bias[g*Mg + m] */
+    void *y = oracle_y(&c.p, c.x, c.w, b2);
+    expect_named(&c, y, "bias indexed per group");
+    free(y);
+    free(b2);
+    iohw_case_free(&c);
+}
+
+/* --- pads and output_padding ---------------------------------------------- */
+
+/* The case's problem with other pads (and output_padding), same out size. */
+static void *with_pads(const iohw_case *c, const int64_t *pb, const int64_t *pe,
+                       const int64_t *op)
+{
+    iohw_problem q = c->p;
+    for (int a = 0; a < (int)q.rank; a++) {
+        q.pad_begin[a] = pb[a];
+        q.pad_end[a] = pe[a];
+        q.output_padding[a] = op[a];
+    }
+    cr_assert_eq(iohw_problem_finish(&q, NULL), 0);
+    for (int a = 0; a < (int)q.rank; a++)
+        cr_assert_eq(q.out_size[a], c->p.out_size[a]);
+    return oracle_y(&q, c->x, c->w, c->bias);
+}
+
+Test(diagnose, pad_begin_and_end_exchanged)
+{
+    iohw_case c;
+    make("ci=2 co=3 in=4x5 k=3x2 pad=2:0x0:1 bias=1 seed=11", &c);
+    const int64_t pb[2] = {0, 1}, pe[2] = {2, 0}, op[2] = {0, 0};
+    void *y = with_pads(&c, pb, pe, op);
+    expect_named(&c, y, "pad begin and end exchanged");
+    free(y);
+    iohw_case_free(&c);
+}
+
+Test(diagnose, pads_averaged)
+{
+    iohw_case c;
+    make("ci=2 co=3 in=4x5 k=3x4 pad=2:0x1:3 bias=1 seed=12", &c);
+    /* (2 + 0)/2 = 1 and (1 + 3)/2 = 2 on each side: the same out size. */
+    const int64_t pb[2] = {1, 2}, pe[2] = {1, 2}, op[2] = {0, 0};
+    void *y = with_pads(&c, pb, pe, op);
+    expect_named(&c, y, "pads averaged");
+    free(y);
+    iohw_case_free(&c);
+}
+
+#define OUT_PADDED "ci=2 co=3 in=4x5 k=3x3 s=2 pad=1 op=1 bias=1 seed=13"
+
+Test(diagnose, output_padding_dropped)
+{
+    iohw_case c;
+    make(OUT_PADDED, &c);
+    /* Out size 8x10 with op, 7x9 without; pad_end = 1 so the last row and
+     * column hold real values that the buggy backend replaces by the bias. */
+    iohw_problem q = c.p;
+    q.output_padding[0] = q.output_padding[1] = 0;
+    cr_assert_eq(iohw_problem_finish(&q, NULL), 0);
+    const int64_t OH = c.p.out_size[0], OW = c.p.out_size[1];
+    cr_assert_eq(q.out_size[0], OH - 1);
+    cr_assert_eq(q.out_size[1], OW - 1);
+    void *yq = oracle_y(&q, c.x, c.w, c.bias);
+    void *y = copy_of(&c, c.y, iohw_problem_y_count(&c.p));
+    for (int64_t co = 0; co < 3; co++)
+        for (int64_t h = 0; h < OH; h++)
+            for (int64_t w = 0; w < OW; w++) {
+                int64_t dst = (co * OH + h) * OW + w;
+                if (h < OH - 1 && w < OW - 1)
+                    move(&c, y, dst, yq, (co * (OH - 1) + h) * (OW - 1) + w);
+                else
+                    move(&c, y, dst, c.bias, co);
+            }
+    expect_named(&c, y, "output_padding dropped");
+    free(y);
+    free(yq);
+    iohw_case_free(&c);
+}
+
+Test(diagnose, output_padding_at_the_beginning)
+{
+    iohw_case c;
+    make(OUT_PADDED, &c);
+    /* Shifted by op: pad_begin 1 - 1 = 0, pad_end 1, no op: same out size. */
+    const int64_t pb[2] = {0, 0}, pe[2] = {1, 1}, op[2] = {0, 0};
+    void *y = with_pads(&c, pb, pe, op);
+    expect_named(&c, y, "output_padding at the beginning");
+    free(y);
+    iohw_case_free(&c);
+}
+
+Test(diagnose, every_misinterpretation_that_matches_is_named)
+{
+    iohw_case c;
+    make("ci=2 co=3 in=4x5 k=3x2 pad=1:0x0 op=1x0 bias=1 seed=27", &c);
+    /* H: pad 1:0, op 1.  Starting the crop at 0 instead of 1 is what
+     * exchanging the pads (begin 0), averaging them (floor(1/2) = 0) and
+     * putting op first (1 - 1 = 0) all do: pads 0:0 keep the size 6. */
+    const int64_t pb[2] = {0, 0}, pe[2] = {0, 0}, op[2] = {0, 0};
+    void *y = with_pads(&c, pb, pe, op);
+    char buf[256];
+    cr_expect_eq(iohw_diagnose(&c, y, buf, sizeof buf), 1);
+    cr_expect_str_eq(buf, "matches the oracle with pad begin and end exchanged, or with "
+                          "pads averaged, or with output_padding at the beginning");
+    /* A short buffer keeps the beginning. */
+    char small[40];
+    cr_expect_eq(iohw_diagnose(&c, y, small, sizeof small), 1);
+    cr_expect_str_eq(small, "matches the oracle with pad begin and e");
+    free(y);
+    iohw_case_free(&c);
+}
+
+/* --- dilation ------------------------------------------------------------ */
+
+/* The case's problem with dilation d2, pads and op adjusted so that the
+ * output keeps its size and its first position (the backend computes the
+ * case's grid with the wrong dilation). */
+static void *with_dilation(const iohw_case *c, const int64_t *d2)
+{
+    iohw_problem q = c->p;
+    for (int a = 0; a < (int)q.rank; a++) {
+        int64_t grow = (d2[a] - c->p.dilation[a]) * (c->p.kernel[a] - 1);
+        q.dilation[a] = d2[a];
+        if (grow >= 0)
+            q.pad_end[a] += grow;
+        else
+            q.output_padding[a] -= grow;
+    }
+    cr_assert_eq(iohw_problem_finish(&q, NULL), 0);
+    return oracle_y(&q, c->x, c->w, c->bias);
+}
+
+#define DILATED "ci=2 co=3 in=4x5 k=3x2 d=2x3 bias=1 seed=14"
+
+Test(diagnose, dilation_ignored)
+{
+    iohw_case c;
+    make(DILATED, &c);
+    const int64_t d2[2] = {1, 1};
+    void *y = with_dilation(&c, d2);
+    expect_named(&c, y, "dilation ignored");
+    free(y);
+    iohw_case_free(&c);
+}
+
+Test(diagnose, dilation_0_based)
+{
+    iohw_case c;
+    make(DILATED, &c);
+    const int64_t d2[2] = {1, 2};
+    void *y = with_dilation(&c, d2);
+    expect_named(&c, y, "dilation 0-based (d - 1 used)");
+    free(y);
+    iohw_case_free(&c);
+}
+
+Test(diagnose, dilation_off_by_one)
+{
+    iohw_case c;
+    make(DILATED, &c);
+    const int64_t d2[2] = {3, 4};
+    void *y = with_dilation(&c, d2);
+    expect_named(&c, y, "dilation off by one (d + 1 used)");
+    free(y);
+    iohw_case_free(&c);
+}
+
+/* Sets every position of H row h >= h0 (NCHW, N = 1) to the bias alone. */
+static void rows_to_bias(const iohw_case *c, void *y, int64_t h0)
+{
+    const int64_t CO = c->p.out_channels, OH = c->p.out_size[0], OW = c->p.out_size[1];
+    for (int64_t co = 0; co < CO; co++)
+        for (int64_t h = h0; h < OH; h++)
+            for (int64_t w = 0; w < OW; w++)
+                move(c, y, (co * OH + h) * OW + w, c->bias, co);
+}
+
+Test(diagnose, effective_kernel_k_plus_d_minus_1)
+{
+    iohw_case c;
+    make("ci=2 co=3 in=5x4 k=4x2 d=3x1 pad=1 bias=1 seed=15", &c);
+    /* H: uncropped size (5-1) + 3*3 + 1 = 14, out 14 - 2 = 12; the buggy
+     * size (5-1) + 4 + 3 - 1 = 10 loses uncropped positions 10..13, which
+     * are output rows 9..11 (crop 1).  W: k = 2 makes both sizes agree. */
+    cr_assert_eq(c.p.out_size[0], 12);
+    void *y = copy_of(&c, c.y, iohw_problem_y_count(&c.p));
+    rows_to_bias(&c, y, 9);
+    expect_named(&c, y, "effective kernel k + d - 1");
+    free(y);
+    iohw_case_free(&c);
+}
+
+Test(diagnose, dilation_0_based_sums_a_dense_axis)
+{
+    iohw_case c;
+    make("ci=2 co=3 in=4x5 k=3x2 d=1x3 bias=1 fill=exact seed=23", &c);
+    /* H: d - 1 = 0, the three taps land on one position: the kernel summed
+     * along H (exact: small integers).  W: d 3 -> 2. */
+    const int64_t R = 2 * 3, KH = 3, KW = 2;
+    iohw_problem q = c.p;
+    q.kernel[0] = 1;
+    q.dilation[1] = 2;
+    q.output_padding[0] = 2;   /* out H: (4-1) + 0 + 2 + 1 = 6 as before */
+    q.output_padding[1] = 1;   /* out W: (5-1) + 2 + 1 + 1 = 8 as before */
+    cr_assert_eq(iohw_problem_finish(&q, NULL), 0);
+    cr_assert_eq(q.out_size[0], c.p.out_size[0]);
+    cr_assert_eq(q.out_size[1], c.p.out_size[1]);
+    float *w2 = malloc((size_t)(R * KW) * sizeof *w2);
+    const float *w = c.w;
+    cr_assert_not_null(w2);
+    for (int64_t r = 0; r < R; r++)
+        for (int64_t kw = 0; kw < KW; kw++) {
+            float sum = 0.0f;
+            for (int64_t kh = 0; kh < KH; kh++)
+                sum += w[(r * KH + kh) * KW + kw];
+            w2[r * KW + kw] = sum;
+        }
+    void *y = oracle_y(&q, c.x, w2, c.bias);
+    expect_named(&c, y, "dilation 0-based (d - 1 used)");
+    free(y);
+    free(w2);
+    iohw_case_free(&c);
+}
+
+Test(diagnose, pad_begin_used_on_both_sides)
+{
+    iohw_case c;
+    make("ci=2 co=3 in=4x5 k=3x2 pad=2:0x0:1 bias=1 seed=24", &c);
+    /* H: uncropped 3 + 2 + 1 = 6, 6 - 2*2 = 2 rows computed, rows 2..3 keep
+     * the bias.  W: pad_begin 0 < pad_end: what fits is right. */
+    void *y = copy_of(&c, c.y, iohw_problem_y_count(&c.p));
+    rows_to_bias(&c, y, 2);
+    expect_named(&c, y, "pad_begin used on both sides");
+    free(y);
+    iohw_case_free(&c);
+}
+
+Test(diagnose, padding_applied_to_the_input)
+{
+    iohw_case c;
+    make("ci=2 co=3 in=4x5 k=3x2 s=2x1 pad=1x0:1 bias=1 seed=25", &c);
+    /* H: the input padded by 1 position = 2 output rows (stride 2), nothing
+     * cropped: row h shows uncropped row h - 2. */
+    const int64_t pb[2] = {0, 0}, pe[2] = {2, 1}, op[2] = {0, 0};
+    void *yq = with_pads(&c, pb, pe, op);   /* row h = uncropped row h */
+    const int64_t OH = c.p.out_size[0], OW = c.p.out_size[1];
+    void *y = copy_of(&c, c.y, iohw_problem_y_count(&c.p));
+    for (int64_t co = 0; co < 3; co++)
+        for (int64_t h = 0; h < OH; h++)
+            for (int64_t w = 0; w < OW; w++) {
+                if (h >= 2)
+                    move(&c, y, (co * OH + h) * OW + w, yq, (co * OH + h - 2) * OW + w);
+                else
+                    move(&c, y, (co * OH + h) * OW + w, c.bias, co);
+            }
+    expect_named(&c, y, "padding applied to the input instead of cropping the output");
+    free(y);
+    free(yq);
+    iohw_case_free(&c);
+}
+
+Test(diagnose, size_1_input_axes_squeezed)
+{
+    iohw_case c;
+    make("ci=2 co=3 in=1x5 k=3x2 bias=1 seed=26", &c);
+    /* H has one input position: the buggy code keeps kernel row 0 and
+     * broadcasts its one output row to the 3 rows of the real output. */
+    const int64_t R = 2 * 3, KH = 3, KW = 2;
+    iohw_problem q = c.p;
+    q.kernel[0] = 1;
+    cr_assert_eq(iohw_problem_finish(&q, NULL), 0);
+    cr_assert_eq(q.out_size[0], 1);
+    void *w2 = copy_of(&c, c.w, R * KW);
+    for (int64_t r = 0; r < R; r++)
+        for (int64_t kw = 0; kw < KW; kw++)
+            move(&c, w2, r * KW + kw, c.w, (r * KH + 0) * KW + kw);
+    void *yq = oracle_y(&q, c.x, w2, c.bias);
+    const int64_t OH = c.p.out_size[0], OW = c.p.out_size[1];
+    cr_assert_eq(OH, 3);
+    void *y = copy_of(&c, c.y, iohw_problem_y_count(&c.p));
+    for (int64_t co = 0; co < 3; co++)
+        for (int64_t h = 0; h < OH; h++)
+            for (int64_t w = 0; w < OW; w++)
+                move(&c, y, (co * OH + h) * OW + w, yq, co * OW + w);
+    expect_named(&c, y, "size-1 input axes squeezed");
+    free(y);
+    free(yq);
+    free(w2);
+    iohw_case_free(&c);
+}
+
+/* --- data layout ------------------------------------------------------- */
+
+static void layout_case(const char *desc, const char *read_as, const char *name)
+{
+    iohw_case c;
+    make(desc, &c);
+    iohw_problem q = c.p;
+    strcpy(q.data_layout, read_as);   /* the same memory, other letters */
+    void *y = oracle_y(&q, c.x, c.w, c.bias);
+    expect_named(&c, y, name);
+    free(y);
+    iohw_case_free(&c);
+}
+
+Test(diagnose, data_layout_read_as_channels_first)
+{
+    layout_case("ci=3 co=2 in=4x5 k=3x2 xl=NHWC bias=1 seed=16", "NCHW",
+                "data layout read as channels-first (NCHW)");
+}
+
+Test(diagnose, data_layout_read_as_channels_last)
+{
+    layout_case("ci=3 co=2 in=4x5 k=3x2 bias=1 seed=17", "NHWC",
+                "data layout read as channels-last (NHWC)");
+}
+
+Test(diagnose, data_layout_read_as_channels_last_in_rank_1)
+{
+    layout_case("n=2 ci=3 co=2 in=6 k=3 bias=1 seed=18", "NWC",
+                "data layout read as channels-last (NHWC)");
+}
+
+/* --- whole outputs ------------------------------------------------------ */
+
+Test(diagnose, all_products_dropped)
+{
+    iohw_case c;
+    make("ci=2 co=3 in=4x5 k=3x2 bias=1 seed=19", &c);
+    const int64_t O = c.p.out_size[0] * c.p.out_size[1];
+    void *y = copy_of(&c, c.y, iohw_problem_y_count(&c.p));
+    for (int64_t co = 0; co < 3; co++)
+        for (int64_t o = 0; o < O; o++)
+            move(&c, y, co * O + o, c.bias, co);
+    expect_named(&c, y, "all products dropped (bias only or zeros)");
+    free(y);
+    iohw_case_free(&c);
+}
+
+Test(diagnose, outputs_left_unwritten)
+{
+    iohw_case c;
+    make("ci=2 co=3 in=4x5 k=3x2 bias=1 seed=20", &c);
+    float *y = copy_of(&c, c.y, iohw_problem_y_count(&c.p));
+    const uint32_t sentinel = 0x7fa5a5a5u;   /* a NaN pattern */
+    for (int k = 3; k < 40; k += 7)
+        memcpy(&y[k], &sentinel, 4);
+    char buf[256];
+    cr_expect_eq(iohw_diagnose(&c, y, buf, sizeof buf), 1);
+    cr_expect_str_eq(buf, "outputs left unwritten");
+    free(y);
+    iohw_case_free(&c);
+}
+
+Test(diagnose, garbage_matches_nothing)
+{
+    iohw_case c;
+    make("ci=2 co=3 in=4x5 k=3x2 pad=1:0x0:1 op=1x0 s=2x1 d=1x2 bias=1 seed=21", &c);
+    const int64_t n = iohw_problem_y_count(&c.p);
+    float *y = malloc((size_t)n * sizeof *y);
+    cr_assert_not_null(y);
+    for (int64_t i = 0; i < n; i++)
+        y[i] = (float)((i * 37) % 11) - 5.25f;
+    char buf[256];
+    memset(buf, 'x', sizeof buf);
+    cr_expect_eq(iohw_diagnose(&c, y, buf, sizeof buf), 0);
+    cr_expect_str_eq(buf, "");
+    /* A partly wrong output (one element) matches nothing either. */
+    memcpy(y, c.y, (size_t)n * sizeof *y);
+    y[5] += 1.0f;
+    cr_expect_eq(iohw_diagnose(&c, y, buf, sizeof buf), 0);
+    cr_expect_str_eq(buf, "");
+    free(y);
+    iohw_case_free(&c);
+}
+
+Test(diagnose, bad_arguments_give_no_diagnosis)
+{
+    iohw_case c;
+    make("ci=2 co=3 in=4x5 k=3x2 seed=22", &c);
+    char buf[8] = "junk";
+    cr_expect_eq(iohw_diagnose(&c, NULL, buf, sizeof buf), 0);
+    cr_expect_str_eq(buf, "");
+    cr_expect_eq(iohw_diagnose(NULL, c.y, buf, sizeof buf), 0);
+    /* A short buffer is truncated, never overrun. */
+    void *w2 = flipped(&c);
+    void *y = oracle_y(&c.p, c.x, w2, NULL);
+    cr_expect_eq(iohw_diagnose(&c, y, buf, sizeof buf), 1);
+    cr_expect_str_eq(buf, "matches");
+    cr_expect_eq(iohw_diagnose(&c, y, NULL, 0), 1);
+    free(y);
+    free(w2);
+    iohw_case_free(&c);
+}
+
+Test(diagnose, names_are_distinct_and_listed)
+{
+    int n = iohw_diagnose_count();
+    cr_assert_geq(n, 24);
+    for (int i = 0; i < n; i++) {
+        cr_assert_not_null(iohw_diagnose_name(i));
+        cr_expect_gt(strlen(iohw_diagnose_name(i)), 5);
+        for (int j = 0; j < i; j++)
+            cr_expect_str_neq(iohw_diagnose_name(i), iohw_diagnose_name(j));
+    }
+    cr_expect_null(iohw_diagnose_name(-1));
+    cr_expect_null(iohw_diagnose_name(n));
+}
