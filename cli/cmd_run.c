@@ -1,0 +1,229 @@
+/*
+ * cli/cmd_run.c - `iohw run --backend LIB.so SUITE_OR_FILE ...`: runs cases
+ * against a backend in isolated worker processes and reports (harness/run.h).
+ */
+#include "cli/cli.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/filter.h"
+#include "harness/run.h"
+
+const char iohw_cli_run_help[] =
+    "Usage: iohw run --backend LIB.so SUITE_OR_FILE... [OPTIONS]\n"
+    "       iohw run --list SUITE_OR_FILE... [--filter EXPR] [--shard I/N]\n"
+    "\n"
+    "Runs every selected case against the backend LIB.so (a shared object\n"
+    "implementing the iohw backend ABI) and judges its output against the\n"
+    "oracle's.  SUITE_OR_FILE is a case file or a suite directory (its *.h5\n"
+    "files, in name order).\n"
+    "\n"
+    "Each case runs in a worker process (--jobs of them) that loads the backend\n"
+    "itself.  The output y lies between inaccessible guard pages (its last byte\n"
+    "touches the upper one) and starts filled with a signalling-NaN sentinel;\n"
+    "x, w and bias are read-only.  A worker that dies (signal or exit) makes\n"
+    "its case CRASH, a backend call that outlives --timeout makes it TIMEOUT;\n"
+    "either way a fresh worker takes over and the run goes on.\n"
+    "\n"
+    "Options:\n"
+    "  --backend LIB.so    the backend to test (required, except with --list)\n"
+    "  --filter EXPR       select cases: comma-separated conditions, all of\n"
+    "                      which must hold: KEY OP VALUE with OP one of\n"
+    "                      = != < <= > >= (numeric keys rank, n, ci, co, g, and\n"
+    "                      per axis, largest over the axes: k, s, d, pb, pe, op,\n"
+    "                      in, out; string keys dt, xl, wl, fill), tag=NAME,\n"
+    "                      tag!=NAME, id=GLOB, or a bare GLOB on the case id.\n"
+    "                      Example: 'rank=3,g>1,tag=dilated'\n"
+    "  --shard I/N         run only the I-th of N disjoint shards (by a stable\n"
+    "                      hash of the case id; 1 <= I <= N)\n"
+    "  --jobs N            worker processes (default: the number of cores)\n"
+    "  --timeout S         seconds one backend call (supports() or run()) may\n"
+    "                      take before its worker is killed: TIMEOUT (default\n"
+    "                      60; 0 = no limit)\n"
+    "  --memory-limit MB   address-space limit (RLIMIT_AS) of each worker; not\n"
+    "                      enforced when iohw is built with AddressSanitizer\n"
+    "                      (which reserves terabytes of address space)\n"
+    "  --journal F         append every result to F as it arrives, one JSON\n"
+    "                      object per line (F is truncated unless --resume)\n"
+    "  --resume            keep the results already in the journal and run only\n"
+    "                      the other cases (a line cut short is ignored)\n"
+    "  --list              print the selected cases (id and descriptor) and exit\n"
+    "  --no-diagnose       do not re-run the oracle under classic\n"
+    "                      misinterpretations to name the bug behind a FAIL\n"
+    "  --quiet             no progress output (failure blocks and the summary\n"
+    "                      are still printed)\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "Output: progress on stderr (a bar with counts and ETA on a terminal, a\n"
+    "plain line every 5% or 10 s otherwise); on stdout a block for every FAIL,\n"
+    "ERROR, CRASH, TIMEOUT or INVALID case (message, diagnosis, the first\n"
+    "mismatching points as n c d h w expected got diff bound, and a __REPRO:\n"
+    "line with the command that runs just that case), then a table by status\n"
+    "and a table by tag.\n"
+    "\n"
+    "Statuses: PASS; FAIL (output beyond the tolerance, or never written);\n"
+    "UNSUPPORTED (the backend does not claim the case: skipped); ERROR (run()\n"
+    "failed on a case supports() claimed); CRASH (the worker died: signal,\n"
+    "exit, a write to an input or out of bounds); TIMEOUT; INVALID (a bad case\n"
+    "file: the other cases still run).\n"
+    "\n"
+    "Exit status: 0 when no case is FAIL, ERROR, CRASH, TIMEOUT or INVALID;\n"
+    "1 when some case is; 2 on bad usage or when the run cannot go on (the\n"
+    "backend cannot be loaded, an input is missing, the journal cannot be\n"
+    "written).\n"
+    "\n"
+    "Examples:\n"
+    "  iohw run --backend build/backends/libiohw_reference.so suite/\n"
+    "  iohw run --backend ./libmine.so suite/ --filter 'dt=f16,g>1' --jobs 4\n"
+    "  iohw run --backend ./libmine.so suite/ --journal run.jsonl --resume\n";
+
+static int parse_int(const char *text, long long lo, long long hi,
+                     long long *v)
+{
+    char *end = NULL;
+    long long x = strtoll(text, &end, 10);
+    if (text[0] == '\0' || end == NULL || *end != '\0' || x < lo || x > hi)
+        return -1;
+    *v = x;
+    return 0;
+}
+
+/* Parses the options into o and the flags; returns 0, 1 after --help, or
+ * IOHW_EXIT_USAGE after a usage message. */
+static int parse_args(int argc, char **argv, iohw_run_options *o,
+                      const char **inputs, int *list)
+{
+    const char *v = NULL;
+    long long n;
+    iohw_error err = {{0}};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int k;
+        if (iohw_cli_is_help(a)) {
+            fputs(iohw_cli_run_help, stdout);
+            return 1;
+        }
+        if ((k = iohw_cli_option("run", argc, argv, &i, "--backend", NULL, &v)) != 0) {
+            if (k < 0)
+                return IOHW_EXIT_USAGE;
+            o->backend = v;
+        } else if ((k = iohw_cli_option("run", argc, argv, &i, "--filter", NULL, &v)) != 0) {
+            if (k < 0)
+                return IOHW_EXIT_USAGE;
+            o->filter = v;
+        } else if ((k = iohw_cli_option("run", argc, argv, &i, "--jobs", "-j", &v)) != 0) {
+            if (k < 0)
+                return IOHW_EXIT_USAGE;
+            if (parse_int(v, 1, 4096, &n) != 0)
+                return iohw_cli_usage("run", "--jobs '%s': expected an integer "
+                                      "from 1 to 4096", v);
+            o->jobs = (int)n;
+        } else if ((k = iohw_cli_option("run", argc, argv, &i, "--shard", NULL, &v)) != 0) {
+            if (k < 0)
+                return IOHW_EXIT_USAGE;
+            if (iohw_shard_parse(v, &o->shard_index, &o->shard_count, &err) != 0)
+                return iohw_cli_usage("run", "--shard: %s", err.msg);
+        } else if ((k = iohw_cli_option("run", argc, argv, &i, "--timeout", NULL, &v)) != 0) {
+            if (k < 0)
+                return IOHW_EXIT_USAGE;
+            char *end = NULL;
+            double t = strtod(v, &end);
+            if (v[0] == '\0' || *end != '\0' || !(t >= 0) || isinf(t))
+                return iohw_cli_usage("run", "--timeout '%s': expected a number "
+                                      "of seconds >= 0", v);
+            o->timeout = t;
+        } else if ((k = iohw_cli_option("run", argc, argv, &i, "--memory-limit", NULL, &v)) != 0) {
+            if (k < 0)
+                return IOHW_EXIT_USAGE;
+            if (parse_int(v, 1, (long long)1 << 40, &n) != 0)
+                return iohw_cli_usage("run", "--memory-limit '%s': expected a "
+                                      "number of megabytes >= 1", v);
+            o->memory_limit_mb = n;
+        } else if ((k = iohw_cli_option("run", argc, argv, &i, "--journal", NULL, &v)) != 0) {
+            if (k < 0)
+                return IOHW_EXIT_USAGE;
+            o->journal = v;
+        } else if (strcmp(a, "--resume") == 0) {
+            o->resume = 1;
+        } else if (strcmp(a, "--list") == 0) {
+            *list = 1;
+        } else if (strcmp(a, "--no-diagnose") == 0) {
+            o->diagnose = 0;
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            o->progress = -1;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return iohw_cli_usage("run", "unknown option '%s'", a);
+        } else {
+            inputs[o->ninputs++] = a;
+        }
+    }
+    return 0;
+}
+
+int iohw_cli_run(int argc, char **argv)
+{
+    iohw_run_options o;
+    memset(&o, 0, sizeof o);
+    o.shard_index = o.shard_count = 1;
+    o.timeout = 60;
+    o.diagnose = 1;
+    o.progress = isatty(2) ? 1 : 0;
+    o.failure_blocks = 1;
+    int list = 0;
+    const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
+    if (inputs == NULL) {
+        iohw_cli_error("run: out of memory");
+        return IOHW_EXIT_USAGE;
+    }
+    o.inputs = inputs;
+
+    int rc = parse_args(argc, argv, &o, inputs, &list);
+    if (rc != 0) {
+        free(inputs);
+        return rc == 1 ? IOHW_EXIT_OK : rc;
+    }
+    if (o.ninputs == 0)
+        rc = iohw_cli_usage("run", "no suite directory or case file given");
+    else if (!list && o.backend == NULL)
+        rc = iohw_cli_usage("run", "--backend LIB.so is required");
+    else if (o.resume && o.journal == NULL)
+        rc = iohw_cli_usage("run", "--resume needs --journal FILE");
+    if (rc != 0) {
+        free(inputs);
+        return rc;
+    }
+    if (o.memory_limit_mb > 0 && !iohw_run_memory_limit_works())
+        iohw_cli_error("run: --memory-limit is not enforced in this build "
+                       "(AddressSanitizer)");
+
+    iohw_error err = {{0}};
+    if (list) {
+        int64_t n = iohw_run_list(&o, stdout, &err);
+        free(inputs);
+        if (n < 0) {
+            iohw_cli_error("run: %s", err.msg);
+            return IOHW_EXIT_USAGE;
+        }
+        if (n == 0)
+            iohw_cli_error("run: no case selected");
+        return IOHW_EXIT_OK;
+    }
+
+    iohw_run_results res;
+    if (iohw_run(&o, &res, &err) != 0) {
+        free(inputs);
+        iohw_cli_error("run: %s", err.msg);
+        return IOHW_EXIT_USAGE;
+    }
+    if (res.count == 0)
+        iohw_cli_error("run: no case selected");
+    iohw_run_summary(&res, stdout);
+    fflush(stdout);
+    rc = iohw_run_exit_code(&res);
+    iohw_run_results_free(&res);
+    free(inputs);
+    return rc;
+}

@@ -1,0 +1,293 @@
+/*
+ * harness/console.c - progress, failure blocks and the summary tables of
+ * `iohw run` (see console.h and run.h).
+ */
+#include "harness/console.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/run.h"
+#include "harness/worker.h"
+
+#define BAR_WIDTH 24
+#define BAR_PERIOD_NS 100000000LL        /* at most 10 redraws a second */
+#define LINE_PERIOD_NS 10000000000LL     /* a plain line every 10 s ... */
+#define LINE_FRACTION 20                 /* ... or every 5% */
+
+/* "1h02m", "3m05s", "12s". */
+static void format_duration(double s, char *buf, size_t n)
+{
+    if (s < 0)
+        s = 0;
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(buf, n, "%ldh%02ldm", t / 3600, t / 60 % 60);
+    else if (t >= 60)
+        snprintf(buf, n, "%ldm%02lds", t / 60, t % 60);
+    else
+        snprintf(buf, n, "%lds", t);
+}
+
+/* "PASS 12 FAIL 1 ..." for the statuses seen so far (sep between them). */
+static void format_counts(const iohw_console *c, const char *sep, char *buf,
+                          size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int s = 0; s < IOHW_RESULT_STATUS_COUNT; s++) {
+        if (c->counts[s] == 0 || len >= n)
+            continue;
+        int k = snprintf(buf + len, n - len, "%s%s %lld", len ? sep : "",
+                         iohw_result_status_name((iohw_result_status)s),
+                         (long long)c->counts[s]);
+        if (k < 0)
+            break;
+        len += (size_t)k;
+    }
+}
+
+static void format_eta(const iohw_console *c, int64_t now, char *buf, size_t n)
+{
+    double elapsed = (double)(now - c->t0_ns) * 1e-9;
+    int64_t left = c->total - c->done;
+    if (left <= 0) {
+        snprintf(buf, n, "done");
+    } else if (c->fresh == 0) {
+        snprintf(buf, n, "ETA ?");
+    } else {
+        char d[32];
+        format_duration(elapsed / (double)c->fresh * (double)left, d, sizeof d);
+        snprintf(buf, n, "ETA %s", d);
+    }
+}
+
+static void draw_bar(iohw_console *c, int64_t now)
+{
+    char bar[BAR_WIDTH + 1], counts[256], eta[48], el[32];
+    int filled = c->total > 0 ? (int)(c->done * BAR_WIDTH / c->total) : BAR_WIDTH;
+    for (int i = 0; i < BAR_WIDTH; i++)
+        bar[i] = i < filled ? '#' : '.';
+    bar[BAR_WIDTH] = '\0';
+    format_counts(c, " ", counts, sizeof counts);
+    format_eta(c, now, eta, sizeof eta);
+    format_duration((double)(now - c->t0_ns) * 1e-9, el, sizeof el);
+    fprintf(c->prog, "\r[%s] %lld/%lld %s  %s %s\033[K", bar,
+            (long long)c->done, (long long)c->total, counts, el, eta);
+    fflush(c->prog);
+    c->bar_shown = 1;
+    c->last_ns = now;
+}
+
+static void print_line(iohw_console *c, int64_t now)
+{
+    char counts[256], eta[48], el[32];
+    format_counts(c, ", ", counts, sizeof counts);
+    format_eta(c, now, eta, sizeof eta);
+    format_duration((double)(now - c->t0_ns) * 1e-9, el, sizeof el);
+    int pct = c->total > 0 ? (int)(c->done * 100 / c->total) : 100;
+    fprintf(c->prog, "iohw: run: %lld/%lld cases (%d%%)%s%s; %s elapsed, %s\n",
+            (long long)c->done, (long long)c->total, pct, counts[0] ? ": " : "",
+            counts, el, eta);
+    fflush(c->prog);
+    c->last_line_ns = now;
+    c->last_line_done = c->done;
+}
+
+static void erase_bar(iohw_console *c)
+{
+    if (c->bar_shown) {
+        fputs("\r\033[K", c->prog);
+        fflush(c->prog);
+        c->bar_shown = 0;
+    }
+}
+
+void iohw_console_start(iohw_console *c, int mode, int blocks,
+                        const char *backend, int64_t total, FILE *prog,
+                        FILE *out)
+{
+    memset(c, 0, sizeof *c);
+    c->mode = mode;
+    c->blocks = blocks;
+    c->backend = backend;
+    c->total = total;
+    c->prog = prog;
+    c->out = out;
+    c->t0_ns = iohw_worker_now_ns();
+    c->last_line_ns = c->t0_ns;
+}
+
+void iohw_console_tick(iohw_console *c)
+{
+    int64_t now = iohw_worker_now_ns();
+    if (c->mode == 1) {
+        if (now - c->last_ns >= BAR_PERIOD_NS || c->done == c->total)
+            draw_bar(c, now);
+    } else if (c->mode == 0) {
+        int64_t step = c->total / LINE_FRACTION;
+        if (step < 1)
+            step = 1;
+        if (c->done > c->last_line_done &&
+            (c->done - c->last_line_done >= step ||
+             now - c->last_line_ns >= LINE_PERIOD_NS))
+            print_line(c, now);
+    }
+}
+
+void iohw_console_add(iohw_console *c, const iohw_result *r, int fresh)
+{
+    if ((int)r->status >= 0 && r->status < IOHW_RESULT_STATUS_COUNT)
+        c->counts[r->status]++;
+    c->done++;
+    c->fresh += fresh != 0;
+    if (c->blocks && iohw_result_status_bad(r->status)) {
+        erase_bar(c);
+        iohw_console_block(c->out, c->backend, r);
+        fflush(c->out);
+        c->last_ns = 0;     /* redraw the bar at once */
+    }
+    if (fresh)
+        iohw_console_tick(c);
+}
+
+void iohw_console_finish(iohw_console *c)
+{
+    if (c->mode == 1) {
+        erase_bar(c);
+    } else if (c->mode == 0 && c->done > c->last_line_done) {
+        print_line(c, iohw_worker_now_ns());
+    }
+}
+
+/* --- one bad result ------------------------------------------------------ */
+
+void iohw_console_block(FILE *out, const char *backend, const iohw_result *r)
+{
+    char repro[2048];
+    fprintf(out, "\n%s ", iohw_result_status_name(r->status));
+    if (r->case_id[0] != '\0')
+        fprintf(out, "%s (%s)\n", r->case_id, r->file);
+    else
+        fprintf(out, "file %s\n", r->file);
+    if (r->descriptor[0] != '\0')
+        fprintf(out, "  problem:   %s\n", r->descriptor);
+    if (r->tags[0] != '\0')
+        fprintf(out, "  tags:      %s\n", r->tags);
+    if (r->message[0] != '\0')
+        fprintf(out, "  message:   %s\n", r->message);
+    if (r->diagnosis[0] != '\0')
+        fprintf(out, "  diagnosis: %s\n", r->diagnosis);
+    if (r->npoints > 0) {
+        fprintf(out, "  first mismatches (of %lld):\n", (long long)r->mismatches);
+        fprintf(out, "    %5s %5s %5s %5s %5s %16s %16s %12s %12s\n", "n", "c",
+                "d", "h", "w", "expected", "got", "diff", "bound");
+    }
+    for (int i = 0; i < r->npoints && i < IOHW_RESULT_POINTS; i++) {
+        const iohw_point *p = &r->points[i];
+        fprintf(out, "    %5lld %5lld %5lld %5lld %5lld %16.9g %16.9g %12.4g %12.4g\n",
+                (long long)p->coord[0], (long long)p->coord[1],
+                (long long)p->coord[2], (long long)p->coord[3],
+                (long long)p->coord[4], p->expected, p->got,
+                p->got - p->expected, p->bound);
+    }
+    if (iohw_repro_command(backend, r, repro, (int)sizeof repro) >= 0)
+        fprintf(out, "  __REPRO: %s\n", repro);
+}
+
+/* --- the summary --------------------------------------------------------- */
+
+typedef struct tag_row {
+    char name[64];
+    int64_t pass, fail, other;
+} tag_row;
+
+static int cmp_tag(const void *a, const void *b)
+{
+    return strcmp(((const tag_row *)a)->name, ((const tag_row *)b)->name);
+}
+
+/* Adds one result to the row of each of its tags; returns the row count
+ * (rows may grow) or -1 when memory runs out. */
+static int count_tags(const iohw_result *r, tag_row **rows, int n, int *cap)
+{
+    const char *s = r->tags;
+    size_t len = strnlen(s, sizeof r->tags);
+    size_t i = 0;
+    while (i < len) {
+        size_t j = i;
+        while (j < len && s[j] != ',')
+            j++;
+        if (j > i) {
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)(j - i), s + i);
+            int k = 0;
+            while (k < n && strcmp((*rows)[k].name, name) != 0)
+                k++;
+            if (k == n) {
+                if (n == *cap) {
+                    int ncap = *cap ? 2 * *cap : 32;
+                    tag_row *v = realloc(*rows, (size_t)ncap * sizeof *v);
+                    if (v == NULL)
+                        return -1;
+                    *rows = v;
+                    *cap = ncap;
+                }
+                memset(&(*rows)[n], 0, sizeof **rows);
+                snprintf((*rows)[n].name, sizeof (*rows)[n].name, "%s", name);
+                n++;
+            }
+            if (r->status == IOHW_RESULT_PASS)
+                (*rows)[k].pass++;
+            else if (iohw_result_status_bad(r->status))
+                (*rows)[k].fail++;
+            else
+                (*rows)[k].other++;
+        }
+        i = j + 1;
+    }
+    return n;
+}
+
+void iohw_run_summary(const iohw_run_results *r, FILE *out)
+{
+    int64_t counts[IOHW_RESULT_STATUS_COUNT] = {0};
+    for (int64_t i = 0; i < r->count; i++)
+        if ((int)r->items[i].status >= 0 &&
+            r->items[i].status < IOHW_RESULT_STATUS_COUNT)
+            counts[r->items[i].status]++;
+
+    fprintf(out, "\nbackend: %s (%s)\n%lld case(s) in %.1f s", r->backend_name,
+            r->backend_version, (long long)r->count, r->seconds);
+    if (r->resumed > 0)
+        fprintf(out, " (%lld taken from the journal)", (long long)r->resumed);
+    fprintf(out, "\n\n%-12s %8s\n", "status", "cases");
+    for (int s = 0; s < IOHW_RESULT_STATUS_COUNT; s++)
+        fprintf(out, "%-12s %8lld\n", iohw_result_status_name((iohw_result_status)s),
+                (long long)counts[s]);
+    fprintf(out, "%-12s %8lld\n", "total", (long long)r->count);
+
+    tag_row *rows = NULL;
+    int n = 0, cap = 0;
+    for (int64_t i = 0; i < r->count && n >= 0; i++)
+        n = count_tags(&r->items[i], &rows, n, &cap);
+    if (n > 0) {
+        qsort(rows, (size_t)n, sizeof *rows, cmp_tag);
+        fprintf(out, "\n%-24s %8s %8s %8s\n", "tag", "pass", "fail", "other");
+        for (int k = 0; k < n; k++)
+            fprintf(out, "%-24s %8lld %8lld %8lld\n", rows[k].name,
+                    (long long)rows[k].pass, (long long)rows[k].fail,
+                    (long long)rows[k].other);
+    }
+    free(rows);
+    fprintf(out, "\n%s\n", iohw_run_exit_code(r) ? "FAILED: some cases are "
+            "FAIL, ERROR, CRASH, TIMEOUT or INVALID" : "OK: nothing failed");
+}
+
+int iohw_run_exit_code(const iohw_run_results *r)
+{
+    for (int64_t i = 0; i < r->count; i++)
+        if (iohw_result_status_bad(r->items[i].status))
+            return 1;
+    return 0;
+}

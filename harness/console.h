@@ -1,0 +1,46 @@
+/*
+ * harness/console.h - what `iohw run` prints while it runs: a progress bar
+ * (on a terminal) or plain periodic lines, a block for every bad result, and
+ * at the end the summary tables (iohw_run_summary in run.h).
+ *
+ * Progress goes to one stream (stderr), blocks and tables to another
+ * (stdout); the bar is erased before a block is printed and drawn again
+ * after, so the two never mix on one line.
+ */
+#ifndef IOHW_CONSOLE_H
+#define IOHW_CONSOLE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "harness/result.h"
+
+typedef struct iohw_console {
+    int mode;            /* 1 bar, 0 plain lines, -1 no progress */
+    int blocks;          /* print a block for every bad result */
+    const char *backend; /* for the __REPRO line */
+    FILE *prog, *out;
+    int64_t total;       /* cases in the run */
+    int64_t done;        /* results so far, journal ones included */
+    int64_t fresh;       /* results produced by this run (for the ETA) */
+    int64_t counts[IOHW_RESULT_STATUS_COUNT];
+    int64_t t0_ns, last_ns, last_line_ns;
+    int64_t last_line_done;
+    int bar_shown;
+} iohw_console;
+
+void iohw_console_start(iohw_console *c, int mode, int blocks,
+                        const char *backend, int64_t total, FILE *prog,
+                        FILE *out);
+/* Counts a result (fresh = 1 when this run produced it), prints its block
+ * when it is bad, refreshes the progress when it is due. */
+void iohw_console_add(iohw_console *c, const iohw_result *r, int fresh);
+/* Refreshes the progress when it is due (call it while waiting). */
+void iohw_console_tick(iohw_console *c);
+/* Erases the bar, or prints the last plain line. */
+void iohw_console_finish(iohw_console *c);
+
+/* The block of one bad result. */
+void iohw_console_block(FILE *out, const char *backend, const iohw_result *r);
+
+#endif

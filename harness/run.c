@@ -1,0 +1,478 @@
+/*
+ * harness/run.c - `iohw run`: the parent process.  Loads the backend once to
+ * fail fast, expands the inputs, takes what the journal already holds, then
+ * keeps `jobs` forked workers busy (worker.c), turning deaths into CRASH and
+ * overlong backend calls into TIMEOUT, and appends every result to the
+ * journal as it arrives (see run.h).
+ */
+#include "harness/run.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness/console.h"
+#include "harness/filter.h"
+#include "harness/journal.h"
+#include "harness/loader.h"
+#include "harness/suite.h"
+#include "harness/worker.h"
+#include "harness/run_internal.h"
+
+/* Polling period while a progress bar is shown, and otherwise. */
+#define POLL_BAR_MS 100
+#define POLL_IDLE_MS 1000
+/* How long finished workers get to exit before they are killed. */
+#define EXIT_GRACE_MS 2000
+
+/* One worker process and the case it holds. */
+typedef struct slot {
+    pid_t pid;               /* 0: no worker */
+    int req_fd, rep_fd;      /* parent's ends */
+    int64_t task;            /* entry index, or -1 when idle */
+    int64_t sent_ns;         /* when the case was handed over */
+    iohw_worker_note *note;  /* shared with the worker */
+} slot;
+
+typedef struct run_state {
+    const iohw_run_options *o;
+    iohw_worker_config cfg;
+    iohw_suite suite;
+    iohw_run_results *out;
+    int64_t *pending;        /* entry indices still to run, in order */
+    int64_t npending, next;
+    slot *slots;
+    int nslots;
+    iohw_journal *journal;
+    iohw_console con;
+    iohw_error *err;
+    int stop;                /* an I/O error stops the run */
+} run_state;
+
+/* --- results ------------------------------------------------------------- */
+
+/* A result for an entry the worker could not report itself. */
+static void entry_result(const run_state *st, int64_t task,
+                         iohw_result_status status, const char *message,
+                         iohw_result *r)
+{
+    const iohw_suite_entry *e = &st->suite.entries[task];
+    memset(r, 0, sizeof *r);
+    snprintf(r->case_id, sizeof r->case_id, "%s", e->id);
+    snprintf(r->file, sizeof r->file, "%s", st->suite.files[e->file]);
+    snprintf(r->descriptor, sizeof r->descriptor, "%s", e->descriptor);
+    snprintf(r->tags, sizeof r->tags, "%s", e->tags);
+    snprintf(r->message, sizeof r->message, "%s", message);
+    r->status = status;
+}
+
+/* Stores a result produced by this run, journals it, shows it. */
+static void record(run_state *st, int64_t task, const iohw_result *r,
+                   double wall)
+{
+    st->out->items[task] = *r;
+    st->out->wall[task] = wall;
+    if (st->journal != NULL && !st->stop &&
+        iohw_journal_append(st->journal, r, st->err) != 0)
+        st->stop = 1;
+    iohw_console_add(&st->con, r, 1);
+}
+
+/* --- workers ------------------------------------------------------------- */
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+static int spawn(run_state *st, slot *s)
+{
+    int req[2], rep[2];
+    if (pipe(req) != 0)
+        return -1;
+    if (pipe(rep) != 0) {
+        close(req[0]);
+        close(req[1]);
+        return -1;
+    }
+    memset(s->note, 0, sizeof *s->note);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(req[0]), close(req[1]), close(rep[0]), close(rep[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        /* The worker keeps only its own two ends. */
+        for (int i = 0; i < st->nslots; i++) {
+            if (st->slots[i].req_fd >= 0)
+                close(st->slots[i].req_fd);
+            if (st->slots[i].rep_fd >= 0)
+                close(st->slots[i].rep_fd);
+        }
+        close(req[1]);
+        close(rep[0]);
+        iohw_worker_main(&st->cfg, req[0], rep[1], s->note);
+    }
+    close(req[0]);
+    close(rep[1]);
+    s->pid = pid;
+    s->req_fd = req[1];
+    s->rep_fd = rep[0];
+    s->task = -1;
+    return 0;
+}
+
+/* Waits for a worker that is gone (or SIGKILLed) and forgets it. */
+static int reap(slot *s)
+{
+    int status = 0;
+    close_fd(&s->req_fd);
+    close_fd(&s->rep_fd);
+    while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    s->pid = 0;
+    return status;
+}
+
+static void dispatch(run_state *st, slot *s, int64_t task)
+{
+    const iohw_suite_entry *e = &st->suite.entries[task];
+    iohw_worker_request rq;
+    memset(&rq, 0, sizeof rq);
+    rq.task = task;
+    snprintf(rq.file, sizeof rq.file, "%s", st->suite.files[e->file]);
+    snprintf(rq.case_id, sizeof rq.case_id, "%s", e->id);
+    s->task = task;
+    s->sent_ns = iohw_worker_now_ns();
+    /* A worker that died meanwhile shows up as end of file on rep_fd, and
+     * its case becomes CRASH there. */
+    (void)iohw__write_full(s->req_fd, &rq, sizeof rq);
+}
+
+/* The worker of s has died (end of file on its pipe): its case crashed. */
+static void on_death(run_state *st, slot *s)
+{
+    int64_t task = s->task;
+    int64_t sent = s->sent_ns;
+    int status = reap(s);
+    if (task < 0)
+        return;
+    char msg[512];
+    iohw_worker_death_message(status, s->note, msg, (int)sizeof msg);
+    if (st->o->memory_limit_mb > 0 && iohw_run_memory_limit_works() &&
+        atomic_load(&s->note->call) == IOHW_CALL_NONE) {
+        size_t len = strlen(msg);
+        snprintf(msg + len, sizeof msg - len, " (is --memory-limit %lld MB "
+                 "too low?)", (long long)st->o->memory_limit_mb);
+    }
+    iohw_result r;
+    entry_result(st, task, IOHW_RESULT_CRASH, msg, &r);
+    record(st, task, &r, (double)(iohw_worker_now_ns() - sent) * 1e-9);
+    s->task = -1;
+}
+
+static void on_reply(run_state *st, slot *s)
+{
+    iohw_worker_reply buf;
+    iohw_worker_reply *rep = &buf;
+    int k = iohw__read_full(s->rep_fd, rep, sizeof *rep);
+    if (k != 1) {
+        on_death(st, s);
+        return;
+    }
+    if (rep->task != s->task || s->task < 0) {
+        /* Not the case it was given: treat the worker as broken. */
+        kill(s->pid, SIGKILL);
+        on_death(st, s);
+        return;
+    }
+    double wall = (double)(iohw_worker_now_ns() - s->sent_ns) * 1e-9;
+    int64_t task = s->task;
+    s->task = -1;
+    record(st, task, &rep->r, wall);
+}
+
+/* Kills the worker of s when its case is overdue. */
+static void check_timeout(run_state *st, slot *s, int64_t now)
+{
+    double limit = st->o->timeout;
+    if (s->pid == 0 || s->task < 0 || limit <= 0)
+        return;
+    int64_t since = atomic_load(&s->note->call_since_ns);
+    int call = atomic_load(&s->note->call);
+    char msg[512];
+    if (since != 0 && (double)(now - since) * 1e-9 > limit) {
+        snprintf(msg, sizeof msg, "%s did not return within %g s; the worker "
+                 "was killed", call == IOHW_CALL_SUPPORTS ? "supports()" : "run()",
+                 limit);
+    } else if ((double)(now - s->sent_ns) * 1e-9 > iohw__case_ceiling(limit)) {
+        snprintf(msg, sizeof msg, "the case did not finish within %g s "
+                 "(loading, running, comparing and diagnosing); the worker was "
+                 "killed", iohw__case_ceiling(limit));
+    } else {
+        return;
+    }
+    int64_t task = s->task;
+    kill(s->pid, SIGKILL);
+    reap(s);
+    s->task = -1;
+    iohw_result r;
+    entry_result(st, task, IOHW_RESULT_TIMEOUT, msg, &r);
+    record(st, task, &r, (double)(now - s->sent_ns) * 1e-9);
+}
+
+/* Milliseconds until the next overdue case (capped at cap). */
+static int poll_wait_ms(const run_state *st, int64_t now, int cap)
+{
+    double limit = st->o->timeout;
+    double wait = cap;
+    if (limit <= 0)
+        return cap;
+    for (int i = 0; i < st->nslots; i++) {
+        const slot *s = &st->slots[i];
+        if (s->pid == 0 || s->task < 0)
+            continue;
+        int64_t since = atomic_load(&s->note->call_since_ns);
+        double left_call = since != 0 ? limit - (double)(now - since) * 1e-9
+                                      : limit;
+        double left_case = iohw__case_ceiling(limit) -
+                           (double)(now - s->sent_ns) * 1e-9;
+        double left = left_call < left_case ? left_call : left_case;
+        if (left * 1000 + 1 < wait)
+            wait = left * 1000 + 1;
+    }
+    return wait < 1 ? 1 : (int)wait;
+}
+
+/* Hands out every case and collects every result. */
+static int schedule(run_state *st)
+{
+    struct pollfd *fds = calloc((size_t)st->nslots, sizeof *fds);
+    int *who = calloc((size_t)st->nslots, sizeof *who);
+    if (fds == NULL || who == NULL) {
+        free(fds);
+        free(who);
+        return iohw_error_set(st->err, "out of memory starting workers");
+    }
+    int cap = st->con.mode == 1 ? POLL_BAR_MS : POLL_IDLE_MS;
+    for (;;) {
+        /* Start workers and hand out cases. */
+        int busy = 0, alive = 0;
+        for (int i = 0; i < st->nslots && !st->stop; i++) {
+            slot *s = &st->slots[i];
+            if (s->pid == 0 && st->next < st->npending && spawn(st, s) != 0)
+                continue;
+            if (s->pid != 0 && s->task < 0 && st->next < st->npending)
+                dispatch(st, s, st->pending[st->next++]);
+        }
+        int n = 0;
+        for (int i = 0; i < st->nslots; i++) {
+            slot *s = &st->slots[i];
+            if (s->pid == 0)
+                continue;
+            alive++;
+            busy += s->task >= 0;
+            fds[n].fd = s->rep_fd;
+            fds[n].events = POLLIN;
+            fds[n].revents = 0;
+            who[n++] = i;
+        }
+        if (busy == 0 && (st->next >= st->npending || st->stop))
+            break;
+        if (alive == 0) {
+            free(fds);
+            free(who);
+            return iohw_error_set(st->err, "cannot start a worker process: %s",
+                                  strerror(errno));
+        }
+
+        /* Wait for replies, deaths or deadlines. */
+        int64_t now = iohw_worker_now_ns();
+        int k = poll(fds, (nfds_t)n, poll_wait_ms(st, now, cap));
+        if (k < 0 && errno != EINTR) {
+            free(fds);
+            free(who);
+            return iohw_error_set(st->err, "poll: %s", strerror(errno));
+        }
+        for (int j = 0; k > 0 && j < n; j++) {
+            if (fds[j].revents == 0)
+                continue;
+            slot *s = &st->slots[who[j]];
+            if (fds[j].revents & POLLIN)
+                on_reply(st, s);
+            else
+                on_death(st, s);
+        }
+        now = iohw_worker_now_ns();
+        for (int i = 0; i < st->nslots; i++)
+            check_timeout(st, &st->slots[i], now);
+        iohw_console_tick(&st->con);
+    }
+    free(fds);
+    free(who);
+    return st->stop ? -1 : 0;
+}
+
+/* Closes the request pipes; workers exit on end of file.  Those that do not
+ * within EXIT_GRACE_MS (a backend's fini hanging) are killed. */
+static void stop_workers(run_state *st)
+{
+    for (int i = 0; i < st->nslots; i++)
+        close_fd(&st->slots[i].req_fd);
+    int64_t deadline = iohw_worker_now_ns() + (int64_t)EXIT_GRACE_MS * 1000000;
+    for (int i = 0; i < st->nslots; i++) {
+        slot *s = &st->slots[i];
+        if (s->pid == 0)
+            continue;
+        if (s->task >= 0)
+            kill(s->pid, SIGKILL);
+        char sink[256];
+        for (;;) {
+            int64_t left = (deadline - iohw_worker_now_ns()) / 1000000;
+            struct pollfd pf = {s->rep_fd, POLLIN, 0};
+            if (left <= 0 || poll(&pf, 1, (int)left) <= 0) {
+                kill(s->pid, SIGKILL);
+                break;
+            }
+            if (read(s->rep_fd, sink, sizeof sink) <= 0)
+                break;
+        }
+        reap(s);
+    }
+}
+
+/* --- the run ------------------------------------------------------------- */
+
+static int setup(run_state *st, iohw_error *err)
+{
+    const iohw_run_options *o = st->o;
+    int jobs = o->jobs > 0 ? o->jobs : iohw__default_jobs();
+    if (jobs > st->npending)
+        jobs = st->npending > 0 ? (int)st->npending : 1;
+    st->nslots = jobs;
+    st->slots = calloc((size_t)jobs, sizeof *st->slots);
+    if (st->slots == NULL)
+        return iohw_error_set(err, "out of memory starting workers");
+    for (int i = 0; i < jobs; i++) {
+        slot *s = &st->slots[i];
+        s->req_fd = s->rep_fd = -1;
+        s->task = -1;
+        void *m = mmap(NULL, sizeof *s->note, PROT_READ | PROT_WRITE,
+                       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED)
+            return iohw_error_set(err, "cannot map a shared page: %s",
+                                  strerror(errno));
+        s->note = m;
+    }
+    return 0;
+}
+
+static void teardown(run_state *st)
+{
+    if (st->slots != NULL) {
+        stop_workers(st);
+        for (int i = 0; i < st->nslots; i++)
+            if (st->slots[i].note != NULL)
+                munmap(st->slots[i].note, sizeof *st->slots[i].note);
+    }
+    free(st->slots);
+    free(st->pending);
+    iohw_suite_free(&st->suite);
+}
+
+int iohw_run(const iohw_run_options *o, iohw_run_results *out, iohw_error *err)
+{
+    memset(out, 0, sizeof *out);
+    run_state st;
+    memset(&st, 0, sizeof st);
+    st.o = o;
+    st.out = out;
+    st.err = err;
+    int64_t t0 = iohw_worker_now_ns();
+    unsigned char *known = NULL;
+
+    /* Check the options, the backend and the inputs. */
+    if (iohw__run_prepare(o, &st.suite, out, err) != 0)
+        return -1;
+    st.cfg.backend = o->backend;
+    st.cfg.diagnose = o->diagnose;
+    st.cfg.memory_limit_mb = o->memory_limit_mb;
+
+    /* Results already known: the journal's, and unreadable entries. */
+    st.pending = malloc((size_t)(st.suite.count > 0 ? st.suite.count : 1) *
+                        sizeof *st.pending);
+    if (st.pending == NULL) {
+        iohw_error_set(err, "out of memory");
+        goto fail;
+    }
+    if (iohw__run_known(o, &st.suite, out, &known, err) != 0)
+        goto fail;
+    if (o->journal != NULL) {
+        st.journal = iohw_journal_open(o->journal, o->resume, err);
+        if (st.journal == NULL)
+            goto fail;
+    }
+    iohw_console_start(&st.con, o->progress, o->failure_blocks, o->backend,
+                       st.suite.count, stderr, stdout);
+    for (int64_t i = 0; i < st.suite.count; i++) {
+        if (known[i] == 1) {
+            iohw_console_add(&st.con, &out->items[i], 0);
+        } else if (st.suite.entries[i].invalid != NULL) {
+            iohw_result r;
+            entry_result(&st, i, IOHW_RESULT_INVALID,
+                         st.suite.entries[i].invalid, &r);
+            record(&st, i, &r, 0.0);
+        } else {
+            st.pending[st.npending++] = i;
+        }
+    }
+    free(known);
+    known = NULL;
+
+    /* Run the rest. */
+    struct sigaction ign, old_pipe, dfl, old_chld;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &ign, &old_pipe);
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(SIGCHLD, &dfl, &old_chld);
+    int rc = -1;
+    if (!st.stop && setup(&st, err) == 0)
+        rc = schedule(&st);
+    teardown(&st);
+    sigaction(SIGPIPE, &old_pipe, NULL);
+    sigaction(SIGCHLD, &old_chld, NULL);
+    iohw_console_finish(&st.con);
+    if (iohw_journal_close(st.journal, rc == 0 ? err : NULL) != 0)
+        rc = -1;
+    out->seconds = (double)(iohw_worker_now_ns() - t0) * 1e-9;
+    if (rc != 0)
+        iohw_run_results_free(out);
+    return rc;
+
+fail:
+    free(known);
+    iohw_journal_close(st.journal, NULL);
+    teardown(&st);
+    iohw_run_results_free(out);
+    return -1;
+}
+
+void iohw_run_results_free(iohw_run_results *r)
+{
+    if (r == NULL)
+        return;
+    free(r->items);
+    free(r->wall);
+    memset(r, 0, sizeof *r);
+}

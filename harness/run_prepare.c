@@ -1,0 +1,284 @@
+/*
+ * harness/run_prepare.c - the parts of `iohw run` around the scheduler:
+ * checking the options, the backend check in the parent, --resume, --list,
+ * the repro command, and small helpers shared with the worker.
+ */
+#include "harness/run_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/filter.h"
+#include "harness/journal.h"
+#include "harness/loader.h"
+#include "harness/worker.h"
+
+/* --- small helpers ------------------------------------------------------- */
+
+int iohw__default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1)
+        return 1;
+    return n > 1024 ? 1024 : (int)n;
+}
+
+double iohw__case_ceiling(double timeout)
+{
+    return 10 * timeout + 60;
+}
+
+int iohw__read_full(int fd, void *buf, size_t n)
+{
+    unsigned char *p = buf;
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = read(fd, p + got, n - got);
+        if (k == 0)
+            return got == 0 ? 0 : -1;
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        got += (size_t)k;
+    }
+    return 1;
+}
+
+int iohw__write_full(int fd, const void *buf, size_t n)
+{
+    const unsigned char *p = buf;
+    while (n > 0) {
+        ssize_t k = write(fd, p, n);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+int iohw_run_memory_limit_works(void)
+{
+    return !iohw_worker_asan();
+}
+
+/* --- options and inputs -------------------------------------------------- */
+
+/* Checks what --list needs too, and expands the inputs. */
+static int expand(const iohw_run_options *o, iohw_suite *s, iohw_error *err)
+{
+    memset(s, 0, sizeof *s);
+    if (o == NULL)
+        return iohw_error_set(err, "no options");
+    if (o->inputs == NULL || o->ninputs < 1)
+        return iohw_error_set(err, "no suite directory or case file given");
+    int si = o->shard_index, sn = o->shard_count;
+    if (si == 0 && sn == 0)
+        si = sn = 1;
+    if (sn < 1 || si < 1 || si > sn)
+        return iohw_error_set(err, "shard %d/%d: expected I/N with "
+                              "1 <= I <= N", si, sn);
+    iohw_filter *f = NULL;
+    if (o->filter != NULL && o->filter[0] != '\0') {
+        f = iohw_filter_parse(o->filter, err);
+        if (f == NULL)
+            return iohw_error_prefix(err, "--filter '%s'", o->filter);
+    }
+    int rc = iohw_suite_build(o->inputs, o->ninputs, f, si, sn, s, err);
+    iohw_filter_free(f);
+    return rc;
+}
+
+int iohw__run_prepare(const iohw_run_options *o, iohw_suite *s,
+                      iohw_run_results *out, iohw_error *err)
+{
+    memset(s, 0, sizeof *s);
+    if (o == NULL)
+        return iohw_error_set(err, "no options");
+    if (o->backend == NULL || o->backend[0] == '\0')
+        return iohw_error_set(err, "no backend given (--backend LIB.so)");
+    if (o->jobs < 0)
+        return iohw_error_set(err, "jobs %d: expected 0 (one per core) or "
+                              "more", o->jobs);
+    if (!(o->timeout >= 0) || isinf(o->timeout))
+        return iohw_error_set(err, "timeout %g: expected a finite number of "
+                              "seconds >= 0", o->timeout);
+    if (o->memory_limit_mb < 0)
+        return iohw_error_set(err, "memory limit %lld MB: expected >= 0",
+                              (long long)o->memory_limit_mb);
+    if (o->resume && (o->journal == NULL || o->journal[0] == '\0'))
+        return iohw_error_set(err, "--resume needs --journal FILE");
+
+    /* Load the backend once here so that a bad one stops the run at once. */
+    iohw_loaded_backend lb;
+    if (iohw_backend_load(o->backend, &lb, err) != 0)
+        return -1;
+    snprintf(out->backend_name, sizeof out->backend_name, "%s",
+             lb.table->name ? lb.table->name : "?");
+    snprintf(out->backend_version, sizeof out->backend_version, "%s",
+             lb.table->version ? lb.table->version : "?");
+    iohw_backend_unload(&lb);
+
+    if (expand(o, s, err) != 0)
+        return -1;
+    size_t n = (size_t)(s->count > 0 ? s->count : 1);
+    out->items = calloc(n, sizeof *out->items);
+    out->wall = calloc(n, sizeof *out->wall);
+    if (out->items == NULL || out->wall == NULL) {
+        iohw_suite_free(s);
+        return iohw_error_set(err, "out of memory for %lld results",
+                              (long long)s->count);
+    }
+    out->count = s->count;
+    return 0;
+}
+
+/* --- resume -------------------------------------------------------------- */
+
+typedef struct keyed {
+    const iohw_result *r;
+    int64_t line;
+} keyed;
+
+static int key_cmp(const char *file, const char *id, const iohw_result *r)
+{
+    int c = strcmp(file, r->file);
+    return c != 0 ? c : strcmp(id, r->case_id);
+}
+
+static int cmp_keyed(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    int c = key_cmp(x->r->file, x->r->case_id, y->r);
+    if (c != 0)
+        return c;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* The last journal line for (file, id), or NULL. */
+static const iohw_result *lookup(const keyed *v, int64_t n, const char *file,
+                                 const char *id)
+{
+    int64_t lo = 0, hi = n;   /* first element > key */
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (key_cmp(file, id, v[mid].r) >= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0 || key_cmp(file, id, v[lo - 1].r) != 0)
+        return NULL;
+    return v[lo - 1].r;
+}
+
+int iohw__run_known(const iohw_run_options *o, const iohw_suite *s,
+                    iohw_run_results *out, unsigned char **known,
+                    iohw_error *err)
+{
+    *known = calloc((size_t)(s->count > 0 ? s->count : 1), 1);
+    if (*known == NULL)
+        return iohw_error_set(err, "out of memory");
+    if (!o->resume)
+        return 0;
+
+    iohw_result *items = NULL;
+    int64_t count = 0;
+    if (iohw_journal_read(o->journal, &items, &count, stderr, NULL, err) != 0)
+        return -1;
+    keyed *v = malloc((size_t)(count > 0 ? count : 1) * sizeof *v);
+    if (v == NULL) {
+        free(items);
+        return iohw_error_set(err, "out of memory reading the journal");
+    }
+    for (int64_t i = 0; i < count; i++) {
+        v[i].r = &items[i];
+        v[i].line = i;
+    }
+    qsort(v, (size_t)count, sizeof *v, cmp_keyed);
+    for (int64_t i = 0; i < s->count; i++) {
+        const iohw_suite_entry *e = &s->entries[i];
+        const iohw_result *r = lookup(v, count, s->files[e->file], e->id);
+        if (r == NULL)
+            continue;
+        out->items[i] = *r;
+        (*known)[i] = 1;
+        out->resumed++;
+    }
+    free(v);
+    free(items);
+    return 0;
+}
+
+/* --- --list and the repro command ---------------------------------------- */
+
+int64_t iohw_run_list(const iohw_run_options *o, FILE *out, iohw_error *err)
+{
+    iohw_suite s;
+    if (expand(o, &s, err) != 0)
+        return -1;
+    for (int64_t i = 0; i < s.count; i++) {
+        const iohw_suite_entry *e = &s.entries[i];
+        if (e->invalid != NULL)
+            fprintf(out, "%s\tINVALID: %s\n",
+                    e->id[0] ? e->id : s.files[e->file], e->invalid);
+        else
+            fprintf(out, "%s\t%s\n", e->id, e->descriptor);
+    }
+    int64_t n = s.count;
+    iohw_suite_free(&s);
+    return n;
+}
+
+/* Appends s to buf (size n); *len counts what did not fit as well. */
+static void append(char *buf, size_t n, size_t *len, const char *s)
+{
+    size_t k = strlen(s);
+    if (*len + k < n)
+        memcpy(buf + *len, s, k + 1);
+    *len += k;
+}
+
+/* Appends s, single-quoted when it holds anything the shell interprets. */
+static void append_word(char *buf, size_t n, size_t *len, const char *s)
+{
+    static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
+                               "VWXYZ0123456789_-./:=@%+,";
+    if (s[0] != '\0' && strspn(s, safe) == strlen(s)) {
+        append(buf, n, len, s);
+        return;
+    }
+    append(buf, n, len, "'");
+    for (const char *q = s; *q; q++) {
+        char one[2] = {*q, '\0'};
+        append(buf, n, len, *q == '\'' ? "'\\''" : one);
+    }
+    append(buf, n, len, "'");
+}
+
+int iohw_repro_command(const char *backend, const iohw_result *r, char *buf,
+                       int n)
+{
+    if (buf == NULL || n <= 0 || r == NULL)
+        return -1;
+    size_t len = 0, cap = (size_t)n;
+    buf[0] = '\0';
+    append(buf, cap, &len, "iohw run --backend ");
+    append_word(buf, cap, &len, backend != NULL ? backend : "LIB");
+    append(buf, cap, &len, " ");
+    append_word(buf, cap, &len, r->file);
+    if (r->case_id[0] != '\0') {
+        append(buf, cap, &len, " --filter 'id=");
+        append(buf, cap, &len, r->case_id);
+        append(buf, cap, &len, "'");
+    }
+    return len < cap ? (int)len : -1;
+}

@@ -1,0 +1,49 @@
+/*
+ * harness/suite.h - which cases a run covers: suite directories and case
+ * files expanded into a list of (file, case id), with --filter and --shard
+ * applied.
+ *
+ * A directory stands for its *.h5 files (not its sub-directories), in byte
+ * order of their names; a file stands for itself.  Each file's cases are read
+ * with IOHW_READ_ATTRS (no tensors) so that the filter can see them.  A file
+ * that cannot be opened, or a case whose attributes cannot be read, is not an
+ * error of the run: it becomes an entry with `invalid` set (the reader's
+ * message), which the run reports as INVALID while the other cases go on.
+ */
+#ifndef IOHW_SUITE_H
+#define IOHW_SUITE_H
+
+#include <stdint.h>
+
+#include "cases/case.h"
+#include "harness/filter.h"
+#include "oracle/error.h"
+
+typedef struct iohw_suite_entry {
+    char id[IOHW_CASE_ID_MAX];  /* "" for a file that cannot be opened */
+    int file;                   /* index into iohw_suite.files */
+    char *descriptor;           /* malloc'd, "" when unknown */
+    char *tags;                 /* malloc'd, "" when unknown */
+    char *invalid;              /* NULL, or why the entry is INVALID */
+} iohw_suite_entry;
+
+typedef struct iohw_suite {
+    char **files;               /* malloc'd paths, in run order */
+    int nfiles;
+    iohw_suite_entry *entries;  /* file order, then the file's id order */
+    int64_t count;
+} iohw_suite;
+
+/* Expands inputs into a suite.  filter may be NULL; a case whose attributes
+ * cannot be read is matched on its id alone (its other attributes read as
+ * zero and empty).  Sharding hashes the case id (the file's path for an
+ * entry standing for a whole unreadable file).  Fails, with the path and the
+ * reason, when there is no input, an input does not exist or cannot be read,
+ * or a directory holds no *.h5 file. */
+int iohw_suite_build(const char *const *inputs, int ninputs,
+                     const iohw_filter *filter, int shard_index,
+                     int shard_count, iohw_suite *s, iohw_error *err);
+
+void iohw_suite_free(iohw_suite *s);
+
+#endif
