@@ -1,0 +1,158 @@
+/*
+ * oracle/oracle.c - the oracle on tensors in a problem's layouts and dtype.
+ *
+ *   1. validate the problem and the arguments;
+ *   2. convert x, w and bias to double (exact for every dtype) and permute
+ *      x and w from their layouts into the canonical orders
+ *      x[N][C_in][L...] and w[C_in][Mg][K...];
+ *   3. run the core, iohw_conv_transpose_ref (double-double for f64);
+ *   4. permute y_f64 and err_bound into the data layout (C = C_out) and
+ *      round y_f64 to the dtype (to nearest, once) for y;
+ *   5. terms_max.
+ *
+ * Arguments: p (validated here), x and w (dense, in p's layouts and dtype),
+ * bias ([C_out] in the dtype; needed when p->has_bias, ignored otherwise),
+ * threads (see iohw_conv_transpose_ref), r (the result, zeroed first and
+ * left zeroed on failure), err.
+ */
+#include "oracle/oracle.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle/dtype.h"
+#include "oracle/layout.h"
+#include "oracle/problem.h"
+
+void iohw_oracle_result_free(iohw_oracle_result *r)
+{
+    if (r == NULL)
+        return;
+    free(r->y_f64);
+    free(r->err_bound);
+    free(r->y);
+    memset(r, 0, sizeof *r);
+}
+
+/* 1 when a layout's memory order is the canonical order (axes of extent
+ * 1 aside), so that converting needs no permutation. */
+static int is_canonical(const iohw_layout_map *m)
+{
+    int64_t stride = 1;
+    for (int a = m->ncanon - 1; a >= 0; a--) {
+        if (m->canon_shape[a] > 1 && m->canon_stride[a] != stride)
+            return 0;
+        stride *= m->canon_shape[a];
+    }
+    return 1;
+}
+
+/* Tensor in dtype and layout -> canonical double.  tmp holds count doubles
+ * (unused when the layout is canonical). */
+static void to_canonical(const iohw_layout_map *m, iohw_dtype dt,
+                         const void *src, double *tmp, double *dst)
+{
+    if (is_canonical(m)) {
+        iohw_dtype_to_double(dt, src, dst, (size_t)m->count);
+        return;
+    }
+    iohw_dtype_to_double(dt, src, tmp, (size_t)m->count);
+    iohw_layout_to_canonical(m, sizeof(double), tmp, dst);
+}
+
+int iohw_oracle_run(const iohw_problem *p, const void *x, const void *w,
+                    const void *bias, int threads, iohw_oracle_result *r,
+                    iohw_error *err)
+{
+    /* Test the input arguments. */
+    if (r == NULL)
+        return iohw_error_set(err, "oracle: result r is NULL");
+    memset(r, 0, sizeof *r);
+    if (p == NULL)
+        return iohw_error_set(err, "oracle: problem p is NULL");
+    if (iohw_problem_validate(p, err) != 0)
+        return iohw_error_prefix(err, "oracle: problem p");
+    if (x == NULL)
+        return iohw_error_set(err, "oracle: x is NULL");
+    if (w == NULL)
+        return iohw_error_set(err, "oracle: w is NULL");
+    if (p->has_bias && bias == NULL)
+        return iohw_error_set(err, "oracle: bias is NULL but the problem has a bias");
+
+    iohw_layout_map xm, wm, ym;
+    if (iohw_layout_data_map(p, 0, &xm, err) != 0)
+        return iohw_error_prefix(err, "oracle: x layout");
+    if (iohw_layout_weight_map(p, &wm, err) != 0)
+        return iohw_error_prefix(err, "oracle: w layout");
+    if (iohw_layout_data_map(p, 1, &ym, err) != 0)
+        return iohw_error_prefix(err, "oracle: y layout");
+
+    const iohw_dtype dt = p->dtype;
+    const size_t nx = (size_t)xm.count;
+    const size_t nw = (size_t)wm.count;
+    const size_t ny = (size_t)ym.count;
+    const size_t nb = p->has_bias ? (size_t)p->out_channels : 0;
+    const size_t ntmp = nx > nw ? nx : nw;
+
+    /* Buffers: canonical x, w, bias, y and eb, and one scratch tensor.
+     * When y's layout is canonical the core writes the results in place;
+     * without any permutation there is no scratch. */
+    const int y_canon = is_canonical(&ym);
+    const int need_tmp = !is_canonical(&xm) || !is_canonical(&wm);
+    r->y_f64 = malloc(ny * sizeof *r->y_f64);
+    r->err_bound = malloc(ny * sizeof *r->err_bound);
+    r->y = malloc(ny * iohw_dtype_size(dt));
+    double *xc = malloc(nx * sizeof *xc);
+    double *wc = malloc(nw * sizeof *wc);
+    double *bc = nb > 0 ? malloc(nb * sizeof *bc) : NULL;
+    double *yc = y_canon ? NULL : malloc(ny * sizeof *yc);
+    double *ec = y_canon ? NULL : malloc(ny * sizeof *ec);
+    double *tmp = need_tmp ? malloc(ntmp * sizeof *tmp) : NULL;
+    int rc = -1;
+    if (xc == NULL || wc == NULL || (nb > 0 && bc == NULL) ||
+        (!y_canon && (yc == NULL || ec == NULL)) || (need_tmp && tmp == NULL) ||
+        r->y_f64 == NULL || r->err_bound == NULL || r->y == NULL) {
+        iohw_error_set(err, "oracle: out of memory (x %zu, w %zu, y %zu elements)",
+                       nx, nw, ny);
+        goto done;
+    }
+
+    /* Inputs to canonical double. */
+    to_canonical(&xm, dt, x, tmp, xc);
+    to_canonical(&wm, dt, w, tmp, wc);
+    if (nb > 0)
+        iohw_dtype_to_double(dt, bias, bc, nb);
+
+    /* The core. */
+    double *ycore = y_canon ? r->y_f64 : yc;
+    double *ecore = y_canon ? r->err_bound : ec;
+    if (iohw_conv_transpose_ref(p, xc, wc, bc, dt == IOHW_F64 ? 1 : 0,
+                                threads, ycore, ecore, err) != 0) {
+        iohw_error_prefix(err, "oracle");
+        goto done;
+    }
+
+    /* Outputs to the data layout; y rounded to the dtype. */
+    if (!y_canon) {
+        iohw_layout_from_canonical(&ym, sizeof(double), yc, r->y_f64);
+        iohw_layout_from_canonical(&ym, sizeof(double), ec, r->err_bound);
+    }
+    iohw_dtype_from_double(dt, r->y_f64, r->y, ny);
+    r->terms_max = iohw_oracle_terms_max(p);
+    if (r->terms_max < 0) {
+        iohw_error_set(err, "oracle: out of memory computing terms_max");
+        goto done;
+    }
+    rc = 0;
+
+done:
+    free(xc);
+    free(wc);
+    free(bc);
+    free(yc);
+    free(ec);
+    free(tmp);
+    if (rc != 0)
+        iohw_oracle_result_free(r);
+    return rc;
+}
