@@ -1,0 +1,45 @@
+/*
+ * cases/case_internal.h - the case-file handle, shared by the cases module's
+ * files (case.c opens, lists and closes; case_write.c creates and writes;
+ * case_read.c reads).
+ */
+#ifndef IOHW_CASE_INTERNAL_H
+#define IOHW_CASE_INTERNAL_H
+
+#include <hdf5.h>
+
+#include "cases/case.h"
+
+struct iohw_case_file {
+    hid_t file;       /* the HDF5 file */
+    hid_t cases;      /* its group /cases */
+    int writing;      /* 1 when made by iohw_case_file_create */
+    int damaged;      /* a failed write left something behind */
+    char *path;
+    char **ids;       /* case ids, sorted (strcmp) */
+    int count;
+    int cap;
+};
+
+/* Adds a copy of id to f's sorted id list; -1 when memory runs out. */
+int iohw__case_ids_add(iohw_case_file *f, const char *id);
+
+/* Sorts f's id list. */
+void iohw__case_ids_sort(iohw_case_file *f);
+
+/* Frees the handle's memory (not its HDF5 identifiers). */
+void iohw__case_file_release(iohw_case_file *f);
+
+/* 1 when s is a valid fill name: 1..15 of letters, digits, '_', '-'. */
+int iohw__case_fill_valid(const char *s);
+
+/* Checks terms_max against the oracle's count for a validated problem. */
+int iohw__case_check_terms(const iohw_problem *p, int64_t terms_max,
+                           iohw_error *err);
+
+/* Checks that every err_bound value is >= 0 or NaN; `what` names the
+ * array in the message. */
+int iohw__case_check_err_bound(const char *what, const double *eb, int64_t n,
+                               iohw_error *err);
+
+#endif

@@ -1,0 +1,467 @@
+/*
+ * cases/case_read.c - reading and validating one case (schema 1,
+ * specification section 4).
+ *
+ * Order of the checks (nothing is allocated for a tensor before its
+ * dataset's shape and type are known to be right):
+ *   1. the arguments, the case id (a valid id cannot be an HDF5 path), the
+ *      case's group (a hard link to a group);
+ *   2. the problem attributes: rank first (1..3; it sets the length of every
+ *      per-axis attribute), then each one present, integer or string as the
+ *      schema says, of the right length; then iohw_problem_validate (the
+ *      formula, layouts, groups, element counts within IOHW_MAX_ELEMENTS);
+ *   3. fill, seed, tags, descriptor, terms_max (equal to the oracle's count);
+ *   4. every dataset present or allowed to be absent; each a hard link to a
+ *      dataset with the exact shape of its layout, the stored type of the
+ *      dtype (bf16: encoding = "bf16"), stored in the file itself (no
+ *      virtual or external storage);
+ *   5. the tensors asked for are allocated and read; err_bound >= 0.
+ *
+ * What `what` loads: IOHW_READ_INPUTS x, w, bias; IOHW_READ_OUTPUTS y,
+ * y_f64, err_bound.  IOHW_READ_USER reads a user-supplied case: it loads the
+ * inputs as well, and out_size (computed when absent), fill ("user"), seed
+ * (0), tags and descriptor (""), terms_max (0) and the outputs may be
+ * absent; whatever is present is still checked, and outputs are loaded
+ * only with IOHW_READ_OUTPUTS.
+ */
+#include "cases/case.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cases/case_internal.h"
+#include "cases/h5util.h"
+#include "oracle/dtype.h"
+#include "oracle/layout.h"
+#include "oracle/problem.h"
+
+#define NDATASETS 6
+
+/* One dataset of a case and what is expected of it. */
+typedef struct ds_spec {
+    const char *name;
+    iohw_dtype dt;              /* stored type */
+    char who[40];               /* who needs the type, for messages */
+    char needs[96];             /* who needs the shape, for messages */
+    int ndim;
+    int64_t shape[IOHW_LAYOUT_MAX_DIMS];
+    int64_t count;
+    int required;
+    int load;
+    int present;
+    void **dst;
+} ds_spec;
+
+/* --- attributes ------------------------------------------------------------ */
+
+static int read_layout(hid_t g, const char *name, char *dst,
+                       iohw_error *err)
+{
+    char *s = NULL;
+    if (iohw__h5_read_string(g, name, 15, &s, err) != 0)
+        return -1;
+    memcpy(dst, s, strlen(s) + 1);
+    free(s);
+    return 0;
+}
+
+/* Step 2: the problem. */
+static int read_problem(hid_t g, int user, iohw_problem *p, iohw_error *err)
+{
+    int64_t v[3];
+    iohw_problem_init(p);
+
+    /* Rank first: it sets the length of every per-axis attribute. */
+    if (iohw__h5_read_ints(g, "rank", 1, v, err) != 0)
+        return -1;
+    if (v[0] < 1 || v[0] > 3)
+        return iohw_error_set(err, "attribute 'rank' is %lld; it must be 1, "
+                              "2 or 3", (long long)v[0]);
+    const int R = (int)v[0];
+    p->rank = (uint32_t)R;
+
+    /* Channels and per-axis sizes. */
+    const struct {
+        const char *name;
+        int64_t *dst;
+        int n;
+    } ints[] = {
+        {"batch", &p->batch, 1},
+        {"in_channels", &p->in_channels, 1},
+        {"out_channels", &p->out_channels, 1},
+        {"groups", &p->groups, 1},
+        {"in_size", p->in_size, R},
+        {"kernel", p->kernel, R},
+        {"stride", p->stride, R},
+        {"dilation", p->dilation, R},
+        {"pad_begin", p->pad_begin, R},
+        {"pad_end", p->pad_end, R},
+        {"output_padding", p->output_padding, R},
+    };
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        if (iohw__h5_read_ints(g, ints[i].name, ints[i].n, ints[i].dst,
+                               err) != 0)
+            return -1;
+    for (int a = R; a < 3; a++)
+        p->stride[a] = p->dilation[a] = 0;
+
+    /* Flags and strings. */
+    char *dt = NULL;
+    if (iohw__h5_read_ints(g, "has_bias", 1, v, err) != 0)
+        return -1;
+    if (v[0] != 0 && v[0] != 1)
+        return iohw_error_set(err, "attribute 'has_bias' is %lld; it must be "
+                              "0 or 1", (long long)v[0]);
+    p->has_bias = (int32_t)v[0];
+    if (read_layout(g, "data_layout", p->data_layout, err) != 0 ||
+        read_layout(g, "weight_layout", p->weight_layout, err) != 0 ||
+        iohw__h5_read_string(g, "dtype", 15, &dt, err) != 0)
+        return -1;
+    if (iohw_dtype_parse(dt, &p->dtype) != 0) {
+        iohw_error_set(err, "attribute 'dtype' is '%s'; it must be f32, f64, "
+                       "f16 or bf16", dt);
+        free(dt);
+        return -1;
+    }
+    free(dt);
+
+    /* Output sizes: read, or computed for a user case without them. */
+    int has = iohw__h5_has_attr(g, "out_size", err);
+    if (has < 0)
+        return -1;
+    if (has || !user) {
+        if (iohw__h5_read_ints(g, "out_size", R, p->out_size, err) != 0)
+            return -1;
+    } else {
+        for (int a = 0; a < R; a++)
+            p->out_size[a] = iohw_problem_out_axis(p, a);
+    }
+    if (iohw_problem_validate(p, err) != 0)
+        return iohw_error_prefix(err, "invalid problem");
+    return 0;
+}
+
+/* Step 3: what describes the case beyond the problem. */
+static int read_meta(hid_t g, int user, iohw_case *c, iohw_error *err)
+{
+    const char *names[] = {"fill", "seed", "tags", "descriptor", "terms_max"};
+    int has[5];
+    for (int i = 0; i < 5; i++) {
+        has[i] = iohw__h5_has_attr(g, names[i], err);
+        if (has[i] < 0)
+            return -1;
+        if (!has[i] && !user)
+            return iohw_error_set(err, "attribute '%s' is missing", names[i]);
+    }
+
+    char *fill = NULL;
+    if (has[0]) {
+        if (iohw__h5_read_string(g, "fill", 15, &fill, err) != 0)
+            return -1;
+        if (!iohw__case_fill_valid(fill)) {
+            iohw_error_set(err, "attribute 'fill' is '%s'; a fill name is 1 "
+                           "to 15 letters, digits, '_', '-'", fill);
+            free(fill);
+            return -1;
+        }
+        memcpy(c->fill, fill, strlen(fill) + 1);
+        free(fill);
+    } else {
+        memcpy(c->fill, "user", 5);
+    }
+    c->seed = 0;
+    if (has[1] && iohw__h5_read_u64(g, "seed", &c->seed, err) != 0)
+        return -1;
+    if (has[2]) {
+        if (iohw__h5_read_string(g, "tags", IOHW_H5_STRING_MAX, &c->tags,
+                                 err) != 0)
+            return -1;
+    } else if ((c->tags = strdup("")) == NULL) {
+        return iohw_error_set(err, "out of memory");
+    }
+    if (has[3]) {
+        if (iohw__h5_read_string(g, "descriptor", IOHW_H5_STRING_MAX,
+                                 &c->descriptor, err) != 0)
+            return -1;
+    } else if ((c->descriptor = strdup("")) == NULL) {
+        return iohw_error_set(err, "out of memory");
+    }
+    c->terms_max = 0;
+    if (has[4] &&
+        (iohw__h5_read_ints(g, "terms_max", 1, &c->terms_max, err) != 0 ||
+         iohw__case_check_terms(&c->p, c->terms_max, err) != 0))
+        return -1;
+    return 0;
+}
+
+/* --- datasets -------------------------------------------------------------- */
+
+/* "[2,3,5]" */
+static void format_shape(char *buf, size_t n, int ndim, const hsize_t *dims)
+{
+    size_t at = 0;
+    at += (size_t)snprintf(buf, n, "[");
+    for (int a = 0; a < ndim && at < n; a++)
+        at += (size_t)snprintf(buf + at, n - at, "%s%llu", a ? "," : "",
+                               (unsigned long long)dims[a]);
+    if (at < n)
+        snprintf(buf + at, n - at, "]");
+}
+
+/* The expected datasets of a validated problem. */
+static int plan_datasets(iohw_case *c, unsigned what, ds_spec *ds,
+                         iohw_error *err)
+{
+    const iohw_problem *p = &c->p;
+    const int user = (what & IOHW_READ_USER) != 0;
+    const int load_in = (what & IOHW_READ_INPUTS) != 0 || user;
+    const int load_out = (what & IOHW_READ_OUTPUTS) != 0;
+    iohw_layout_map xm, wm, ym;
+    if (iohw_layout_data_map(p, 0, &xm, err) != 0 ||
+        iohw_layout_weight_map(p, &wm, err) != 0 ||
+        iohw_layout_data_map(p, 1, &ym, err) != 0)
+        return -1;
+
+    memset(ds, 0, NDATASETS * sizeof *ds);
+    const char *names[NDATASETS] = {"x", "w", "bias", "y", "y_f64",
+                                    "err_bound"};
+    void **dsts[NDATASETS] = {&c->x, &c->w, &c->bias, &c->y,
+                              (void **)&c->y_f64, (void **)&c->err_bound};
+    for (int i = 0; i < NDATASETS; i++) {
+        const iohw_layout_map *m = i == 0 ? &xm : i == 1 ? &wm : &ym;
+        ds[i].name = names[i];
+        ds[i].dst = dsts[i];
+        ds[i].dt = i < 4 ? p->dtype : IOHW_F64;
+        ds[i].ndim = m->ndim;
+        memcpy(ds[i].shape, m->shape, sizeof m->shape);
+        ds[i].count = m->count;
+        ds[i].required = i < 3 || !user;
+        ds[i].load = i < 3 ? load_in : load_out;
+        if (i < 4)
+            snprintf(ds[i].who, sizeof ds[i].who, "the case dtype %s",
+                     iohw_dtype_name(p->dtype));
+        else
+            snprintf(ds[i].who, sizeof ds[i].who, "this dataset");
+    }
+    snprintf(ds[0].needs, sizeof ds[0].needs, "the data layout '%s'",
+             p->data_layout);
+    snprintf(ds[1].needs, sizeof ds[1].needs, "the weight layout '%s'",
+             p->weight_layout);
+    for (int i = 3; i < NDATASETS; i++)
+        snprintf(ds[i].needs, sizeof ds[i].needs, "the data layout '%s' with "
+                 "C = out_channels", p->data_layout);
+    /* bias: [C_out], only with has_bias. */
+    ds[2].ndim = 1;
+    ds[2].shape[0] = p->out_channels;
+    ds[2].count = p->out_channels;
+    ds[2].required = p->has_bias;
+    snprintf(ds[2].needs, sizeof ds[2].needs, "out_channels = %lld",
+             (long long)p->out_channels);
+    return 0;
+}
+
+/* Puts "dataset 'name' " in front of a message that continues it. */
+static int name_first(iohw_error *err, const char *name)
+{
+    char old[IOHW_ERROR_MAX];
+    if (err == NULL)
+        return -1;
+    memcpy(old, err->msg, sizeof old);
+    return iohw_error_set(err, "dataset '%s' %s", name, old);
+}
+
+/* Step 4 for one open dataset. */
+static int check_dataset(hid_t d, const ds_spec *s, iohw_error *err)
+{
+    hsize_t dims[H5S_MAX_RANK];
+    char have[128], need[128];
+    hid_t space = -1, type = -1, dcpl = -1;
+    int rc = -1;
+    if ((space = H5Dget_space(d)) < 0 || (type = H5Dget_type(d)) < 0 ||
+        (dcpl = H5Dget_create_plist(d)) < 0) {
+        iohw__h5_fail(err, "could not be inspected");
+        goto done;
+    }
+
+    /* Shape. */
+    hsize_t want[IOHW_LAYOUT_MAX_DIMS];
+    for (int a = 0; a < s->ndim; a++)
+        want[a] = (hsize_t)s->shape[a];
+    format_shape(need, sizeof need, s->ndim, want);
+    H5S_class_t cls = H5Sget_simple_extent_type(space);
+    if (cls != H5S_SIMPLE) {
+        iohw_error_set(err, "is %s, but %s needs %s",
+                       cls == H5S_SCALAR ? "a scalar" : "empty (no extent)",
+                       s->needs, need);
+        goto done;
+    }
+    int ndim = H5Sget_simple_extent_dims(space, dims, NULL);
+    if (ndim < 0) {
+        iohw__h5_fail(err, "shape could not be read");
+        goto done;
+    }
+    int same = ndim == s->ndim;
+    for (int a = 0; same && a < ndim; a++)
+        same = dims[a] == want[a];
+    if (!same) {
+        format_shape(have, sizeof have, ndim, dims);
+        iohw_error_set(err, "has shape %s but %s needs %s", have, s->needs,
+                       need);
+        goto done;
+    }
+
+    /* Type, and the encoding of bf16. */
+    if (iohw__h5_check_type(type, s->dt, s->who, err) != 0)
+        goto done;
+    if (s->dt == IOHW_BF16) {
+        char *enc = NULL;
+        int has = iohw__h5_has_attr(d, "encoding", err);
+        if (has < 0)
+            goto done;
+        if (!has) {
+            iohw_error_set(err, "has no attribute 'encoding' (a bf16 dataset "
+                           "needs encoding = \"bf16\")");
+            goto done;
+        }
+        if (iohw__h5_read_string(d, "encoding", 64, &enc, err) != 0)
+            goto done;
+        if (strcmp(enc, "bf16") != 0) {
+            iohw_error_set(err, "has encoding '%s', but a bf16 dataset needs "
+                           "encoding = \"bf16\"", enc);
+            free(enc);
+            goto done;
+        }
+        free(enc);
+    }
+
+    /* Storage inside this file. */
+    H5D_layout_t layout = H5Pget_layout(dcpl);
+    if (layout != H5D_COMPACT && layout != H5D_CONTIGUOUS &&
+        layout != H5D_CHUNKED) {
+        iohw_error_set(err, "uses virtual storage; case files keep their "
+                       "data in themselves");
+        goto done;
+    }
+    if (H5Pget_external_count(dcpl) != 0) {
+        iohw_error_set(err, "keeps its data in external files; case files "
+                       "keep their data in themselves");
+        goto done;
+    }
+    rc = 0;
+done:
+    iohw__h5_close(dcpl);
+    iohw__h5_close(type);
+    iohw__h5_close(space);
+    return rc;
+}
+
+/* Step 5 for one open, checked dataset. */
+static int load_dataset(hid_t d, const ds_spec *s, iohw_error *err)
+{
+    const size_t bytes = (size_t)s->count * iohw_dtype_size(s->dt);
+    void *buf = malloc(bytes);
+    if (buf == NULL)
+        return iohw_error_set(err, "out of memory (%zu bytes)", bytes);
+    hid_t mt = iohw__h5_mem_type(s->dt);
+    if (mt < 0 || H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
+        iohw__h5_fail(err, "could not be read");
+        iohw__h5_close(mt);
+        free(buf);
+        return -1;
+    }
+    H5Tclose(mt);
+    *s->dst = buf;
+    return 0;
+}
+
+/* Steps 4 and 5. */
+static int read_datasets(hid_t g, unsigned what, iohw_case *c,
+                         iohw_error *err)
+{
+    ds_spec ds[NDATASETS];
+    if (plan_datasets(c, what, ds, err) != 0)
+        return -1;
+
+    /* Check every dataset before loading any. */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < NDATASETS; i++) {
+            ds_spec *s = &ds[i];
+            if (pass == 0) {
+                int has = iohw__h5_has_link(g, s->name, err);
+                if (has < 0)
+                    return -1;
+                if (!has && s->required)
+                    return iohw_error_set(err, "dataset '%s' is missing",
+                                          s->name);
+                if (has && i == 2 && !c->p.has_bias)
+                    return iohw_error_set(err, "dataset 'bias' is present "
+                                          "but has_bias is 0");
+                s->present = has;
+            }
+            if (!s->present || (pass == 1 && !s->load))
+                continue;
+            hid_t d = iohw__h5_open_child(g, s->name, H5I_DATASET, err);
+            if (d < 0)
+                return -1;
+            int rc = pass == 0 ? check_dataset(d, s, err)
+                               : load_dataset(d, s, err);
+            H5Dclose(d);
+            if (rc != 0)
+                return name_first(err, s->name);
+        }
+    }
+    if (c->err_bound != NULL &&
+        iohw__case_check_err_bound("dataset 'err_bound'", c->err_bound,
+                                   ds[5].count, err) != 0)
+        return -1;
+    return 0;
+}
+
+/* --- the entry point ------------------------------------------------------- */
+
+int iohw_case_file_read(iohw_case_file *f, const char *id, unsigned what,
+                        iohw_case *c, iohw_error *err)
+{
+    /* Test the arguments. */
+    if (c == NULL)
+        return iohw_error_set(err, "case is NULL");
+    memset(c, 0, sizeof *c);
+    if (f == NULL)
+        return iohw_error_set(err, "case file is NULL");
+    if (id == NULL)
+        return iohw_error_set(err, "%s: case id is NULL", f->path);
+    if (what > (IOHW_READ_ALL | IOHW_READ_USER))
+        return iohw_error_set(err, "%s: what = %u is not a combination of "
+                              "IOHW_READ_* flags", f->path, what);
+    if (!iohw_case_id_valid(id))
+        return iohw_error_set(err, "%s: '%.*s' is not a valid case id",
+                              f->path, IOHW_CASE_ID_MAX, id);
+    iohw__h5_quiet();
+    memcpy(c->id, id, strlen(id) + 1);
+
+    /* The case's group. */
+    int has = iohw__h5_has_link(f->cases, id, err);
+    if (has <= 0) {
+        if (has == 0)
+            iohw_error_set(err, "no such case in the file");
+        return iohw_error_prefix(err, "%s: case '%s'", f->path, id);
+    }
+    hid_t g = iohw__h5_open_child(f->cases, id, H5I_GROUP, err);
+    if (g < 0)
+        return iohw_error_prefix(err, "%s: case '%s'", f->path, id);
+
+    /* Attributes, then datasets. */
+    const int user = (what & IOHW_READ_USER) != 0;
+    int rc = read_problem(g, user, &c->p, err);
+    if (rc == 0)
+        rc = read_meta(g, user, c, err);
+    if (rc == 0)
+        rc = read_datasets(g, what, c, err);
+    H5Gclose(g);
+    if (rc != 0) {
+        iohw_case_free(c);
+        return iohw_error_prefix(err, "%s: case '%s'", f->path, id);
+    }
+    return 0;
+}
