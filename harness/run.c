@@ -405,6 +405,7 @@ int iohw_run(const iohw_run_options *o, iohw_run_results *out, iohw_error *err)
         return -1;
     st.cfg.backend = o->backend;
     st.cfg.diagnose = o->diagnose;
+    st.cfg.adapt_layout = o->adapt_layout;
     st.cfg.memory_limit_mb = o->memory_limit_mb;
 
     /* Results already known: the journal's, and unreadable entries. */

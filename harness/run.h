@@ -35,6 +35,8 @@ typedef struct iohw_run_options {
     const char *journal;        /* append results here as they come, or NULL */
     int resume;                 /* skip cases already in the journal */
     int diagnose;               /* run the diagnosis on failures */
+    int adapt_layout;           /* run cases the backend does not claim in
+                                   layouts it claims (harness/adapt.h) */
     int progress;               /* 1 bar on a terminal, 0 plain lines,
                                    -1 quiet */
     /* Appended members (0 keeps the behaviour of the members above). */

@@ -19,6 +19,7 @@
 #endif
 
 #include "cases/case.h"
+#include "harness/adapt.h"
 #include "harness/compare.h"
 #include "harness/diagnose.h"
 #include "harness/loader.h"
@@ -297,29 +298,90 @@ static void describe_failure(iohw_result *r)
                  r->worst_ratio);
 }
 
+/* Asks supports() for the problem in other layouts, most common first;
+ * returns 1 and fills xl/wl with the first pair claimed, 0 when none is. */
+static int find_layouts(worker *wk, const iohw_problem *p, char xl[16],
+                        char wl[16])
+{
+    char data[128][16], weight[16][16];
+    const int nd = iohw_adapt_data_candidates((int)p->rank, data, 128);
+    const int nw = iohw_adapt_weight_candidates((int)p->rank, weight, 16);
+    for (int i = 0; i < nd; i++) {
+        for (int j = 0; j < nw; j++) {
+            iohw_problem q = *p;
+            memcpy(q.data_layout, data[i], sizeof q.data_layout);
+            memcpy(q.weight_layout, weight[j], sizeof q.weight_layout);
+            if (iohw_problem_validate(&q, NULL) != 0)
+                continue;
+            enter_call(wk, IOHW_CALL_SUPPORTS);
+            int rc = wk->lb.table->supports(wk->lb.ctx, &q);
+            leave_call(wk);
+            if (rc == IOHW_OK) {
+                memcpy(xl, data[i], 16);
+                memcpy(wl, weight[j], 16);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static void judge_claimed(worker *wk, const iohw_case *c, iohw_result *r);
+
 /* Runs the backend on a loaded case and judges it. */
 static void judge_case(worker *wk, const iohw_case *c, iohw_result *r)
 {
     const iohw_backend *b = wk->lb.table;
     iohw_problem p = c->p;
-    iohw_error err = {{0}};
 
     /* Does the backend claim it? */
     enter_call(wk, IOHW_CALL_SUPPORTS);
     int rc = b->supports(wk->lb.ctx, &p);
     leave_call(wk);
-    if (rc != IOHW_OK) {
-        const char *why = iohw_backend_last_error(&wk->lb);
-        r->status = IOHW_RESULT_UNSUPPORTED;
-        if (rc == IOHW_UNSUPPORTED)
-            snprintf(r->message, sizeof r->message, "%s",
-                     why[0] ? why : "not claimed");
-        else
-            snprintf(r->message, sizeof r->message,
-                     "supports() returned %s: %s", status_name(rc),
-                     why[0] ? why : "not claimed");
+    if (rc == IOHW_OK) {
+        judge_claimed(wk, c, r);
         return;
     }
+    const char *why = iohw_backend_last_error(&wk->lb);
+    char reason[256];
+    if (rc == IOHW_UNSUPPORTED)
+        snprintf(reason, sizeof reason, "%.250s", why[0] ? why : "not claimed");
+    else
+        snprintf(reason, sizeof reason, "supports() returned %s: %.200s",
+                 status_name(rc), why[0] ? why : "not claimed");
+
+    /* --adapt-layout: the same numbers in layouts the backend claims. */
+    char xl[16], wl[16];
+    if (rc == IOHW_UNSUPPORTED && wk->cfg->adapt_layout &&
+        find_layouts(wk, &c->p, xl, wl)) {
+        iohw_case a;
+        iohw_error err = {{0}};
+        if (iohw_adapt_case(c, xl, wl, &a, &err) != 0) {
+            r->status = IOHW_RESULT_ERROR;
+            snprintf(r->message, sizeof r->message, "harness: %.480s", err.msg);
+            return;
+        }
+        judge_claimed(wk, &a, r);
+        iohw_case_free(&a);
+        char note[IOHW_ERROR_MAX];
+        snprintf(note, sizeof note, "run with layouts %s/%s (adapted from "
+                 "%s/%s)%s%s", xl, wl, c->p.data_layout, c->p.weight_layout,
+                 r->message[0] ? "; " : "", r->message);
+        snprintf(r->message, sizeof r->message, "%.*s",
+                 (int)sizeof r->message - 1, note);
+        return;
+    }
+    r->status = IOHW_RESULT_UNSUPPORTED;
+    snprintf(r->message, sizeof r->message, "%s", reason);
+}
+
+/* Runs a claimed case in guarded buffers and judges the output. */
+static void judge_claimed(worker *wk, const iohw_case *c, iohw_result *r)
+{
+    const iohw_backend *b = wk->lb.table;
+    iohw_problem p = c->p;
+    iohw_error err = {{0}};
+    int rc;
 
     /* Guarded buffers. */
     unsigned char sent[8];

@@ -68,6 +68,8 @@ typedef struct iohw_worker_config {
     const char *backend;         /* shared object path */
     int diagnose;                /* diagnose failures */
     int64_t memory_limit_mb;     /* RLIMIT_AS, 0 = none (ignored under ASan) */
+    int adapt_layout;            /* re-express unclaimed cases in layouts
+                                    the backend claims (harness/adapt.h) */
 } iohw_worker_config;
 
 /* The worker's life in the child: never returns (_exit).  Reads requests

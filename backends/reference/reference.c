@@ -8,6 +8,7 @@
  *
  * The context holds the last error message; nothing is global.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,12 +54,34 @@ static int reference_check(const iohw_problem *p, iohw_error *err)
     return iohw_problem_validate(p, err);
 }
 
+#ifdef REFERENCE_PICKY
+/* The picky build (libiohw_picky.so): claims only channels-last data
+ * (N, spatial, C) with the weight layout G, O, spatial, I, as XNNPACK does,
+ * so that tests can exercise `iohw run --adapt-layout`. */
+static int picky_layouts(const iohw_problem *p, iohw_error *err)
+{
+    const char *sp = iohw_spatial_letters((int)p->rank);
+    char xl[16], wl[16];
+    snprintf(xl, sizeof xl, "N%sC", sp != NULL ? sp : "");
+    snprintf(wl, sizeof wl, "GO%sI", sp != NULL ? sp : "");
+    if (strcmp(p->data_layout, xl) != 0 || strcmp(p->weight_layout, wl) != 0)
+        return iohw_error_set(err, "picky: only %s data with %s weights", xl,
+                              wl);
+    return 0;
+}
+#endif
+
 static int reference_supports(void *ctx, const iohw_problem *p)
 {
     reference_ctx *c = ctx;
-    return reference_check(p, c != NULL ? &c->err : NULL) == 0
-               ? IOHW_OK
-               : IOHW_UNSUPPORTED;
+    iohw_error *err = c != NULL ? &c->err : NULL;
+    if (reference_check(p, err) != 0)
+        return IOHW_UNSUPPORTED;
+#ifdef REFERENCE_PICKY
+    if (picky_layouts(p, err) != 0)
+        return IOHW_UNSUPPORTED;
+#endif
+    return IOHW_OK;
 }
 
 static int reference_run(void *ctx, const iohw_problem *p, const void *x,
@@ -92,7 +115,11 @@ static int reference_run(void *ctx, const iohw_problem *p, const void *x,
 static const iohw_backend reference_table = {
     .abi_version = IOHW_ABI_VERSION,
     .struct_size = sizeof(iohw_backend),
+#ifdef REFERENCE_PICKY
+    .name = "picky",
+#else
     .name = "reference",
+#endif
     .version = "iohw oracle 1",
     .init = reference_init,
     .fini = reference_fini,

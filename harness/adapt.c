@@ -1,0 +1,188 @@
+/*
+ * harness/adapt.c - re-expressing a case in other layouts (see adapt.h).
+ *
+ * Every tensor goes through the canonical order of oracle/layout.h: from the
+ * case's layout to canonical, then from canonical to the new layout.  The
+ * numbers are copied bit for bit; nothing is recomputed.
+ */
+#include "harness/adapt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle/dtype.h"
+#include "oracle/layout.h"
+#include "oracle/problem.h"
+
+/* --- candidates ---------------------------------------------------------- */
+
+static int add_unique(char (*out)[16], int n, int max, const char *s)
+{
+    if (n >= max)
+        return n;
+    for (int i = 0; i < n; i++)
+        if (strcmp(out[i], s) == 0)
+            return n;
+    snprintf(out[n], 16, "%s", s);
+    return n + 1;
+}
+
+/* Every permutation of letters[0..len), in lexicographic order of
+ * positions, appended to out. */
+static int add_permutations(char (*out)[16], int n, int max,
+                            const char *letters)
+{
+    const int len = (int)strlen(letters);
+    int idx[8];
+    for (int i = 0; i < len; i++)
+        idx[i] = i;
+    for (;;) {
+        char s[16];
+        for (int i = 0; i < len; i++)
+            s[i] = letters[idx[i]];
+        s[len] = '\0';
+        n = add_unique(out, n, max, s);
+        /* Next permutation of idx. */
+        int i = len - 2;
+        while (i >= 0 && idx[i] >= idx[i + 1])
+            i--;
+        if (i < 0)
+            break;
+        int j = len - 1;
+        while (idx[j] <= idx[i])
+            j--;
+        int t = idx[i];
+        idx[i] = idx[j];
+        idx[j] = t;
+        for (int a = i + 1, b = len - 1; a < b; a++, b--) {
+            t = idx[a];
+            idx[a] = idx[b];
+            idx[b] = t;
+        }
+    }
+    return n;
+}
+
+int iohw_adapt_data_candidates(int rank, char (*out)[16], int max)
+{
+    const char *sp = iohw_spatial_letters(rank);
+    if (sp == NULL || out == NULL || max <= 0)
+        return 0;
+    char s[16];
+    int n = 0;
+    snprintf(s, sizeof s, "NC%s", sp);
+    n = add_unique(out, n, max, s);
+    snprintf(s, sizeof s, "N%sC", sp);
+    n = add_unique(out, n, max, s);
+    snprintf(s, sizeof s, "NC%s", sp);
+    return add_permutations(out, n, max, s);
+}
+
+int iohw_adapt_weight_candidates(int rank, char (*out)[16], int max)
+{
+    /* Each form: letters before the spatial ones, then letters after. */
+    static const char *const forms[][2] = {
+        {"IO", ""}, {"OI", ""}, {"GIO", ""}, {"GOI", ""}, {"", "OI"},
+        {"", "IO"}, {"O", "I"}, {"I", "O"}, {"GO", "I"}, {"GI", "O"},
+    };
+    const char *sp = iohw_spatial_letters(rank);
+    if (sp == NULL || out == NULL || max <= 0)
+        return 0;
+    int n = 0;
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        char s[16];
+        snprintf(s, sizeof s, "%s%s%s", forms[i][0], sp, forms[i][1]);
+        n = add_unique(out, n, max, s);
+    }
+    return n;
+}
+
+/* --- one tensor ---------------------------------------------------------- */
+
+/* Copies src (laid out by `from`) into a new buffer laid out by `to`. */
+static void *relayout(const iohw_layout_map *from, const iohw_layout_map *to,
+                      size_t es, const void *src)
+{
+    const size_t bytes = (size_t)from->count * es;
+    void *canon = malloc(bytes ? bytes : 1);
+    void *dst = malloc(bytes ? bytes : 1);
+    if (canon == NULL || dst == NULL) {
+        free(canon);
+        free(dst);
+        return NULL;
+    }
+    iohw_layout_to_canonical(from, es, src, canon);
+    iohw_layout_from_canonical(to, es, canon, dst);
+    free(canon);
+    return dst;
+}
+
+static void *copy_bytes(const void *src, size_t bytes)
+{
+    void *dst = malloc(bytes ? bytes : 1);
+    if (dst != NULL)
+        memcpy(dst, src, bytes);
+    return dst;
+}
+
+static char *copy_string(const char *s)
+{
+    return strdup(s != NULL ? s : "");
+}
+
+/* --- the case ------------------------------------------------------------ */
+
+int iohw_adapt_case(const iohw_case *c, const char *xl, const char *wl,
+                    iohw_case *out, iohw_error *err)
+{
+    if (c == NULL || out == NULL || xl == NULL || wl == NULL)
+        return iohw_error_set(err, "adapt: NULL argument");
+    memset(out, 0, sizeof *out);
+
+    /* The problem in the new layouts. */
+    iohw_problem q = c->p;
+    if (strlen(xl) >= sizeof q.data_layout || strlen(wl) >= sizeof q.weight_layout)
+        return iohw_error_set(err, "adapt: layout '%s' / '%s' too long", xl, wl);
+    snprintf(q.data_layout, sizeof q.data_layout, "%s", xl);
+    snprintf(q.weight_layout, sizeof q.weight_layout, "%s", wl);
+    if (iohw_problem_validate(&q, err) != 0)
+        return iohw_error_prefix(err, "adapt: case '%s' as %s/%s", c->id, xl, wl);
+
+    /* Maps of every tensor, old and new. */
+    iohw_layout_map xo, xn, yo, yn, wo, wn;
+    if (iohw_layout_data_map(&c->p, 0, &xo, err) != 0 ||
+        iohw_layout_data_map(&q, 0, &xn, err) != 0 ||
+        iohw_layout_data_map(&c->p, 1, &yo, err) != 0 ||
+        iohw_layout_data_map(&q, 1, &yn, err) != 0 ||
+        iohw_layout_weight_map(&c->p, &wo, err) != 0 ||
+        iohw_layout_weight_map(&q, &wn, err) != 0)
+        return iohw_error_prefix(err, "adapt: case '%s'", c->id);
+
+    /* Attributes, then tensors. */
+    *out = *c;
+    out->p = q;
+    out->tags = copy_string(c->tags);
+    out->descriptor = copy_string(c->descriptor);
+    out->x = out->w = out->bias = out->y = NULL;
+    out->y_f64 = out->err_bound = NULL;
+    const size_t es = iohw_dtype_size(c->p.dtype);
+    int bad = out->tags == NULL || out->descriptor == NULL;
+    if (c->x != NULL)
+        bad |= (out->x = relayout(&xo, &xn, es, c->x)) == NULL;
+    if (c->w != NULL)
+        bad |= (out->w = relayout(&wo, &wn, es, c->w)) == NULL;
+    if (c->bias != NULL)
+        bad |= (out->bias = copy_bytes(c->bias, (size_t)c->p.out_channels * es)) == NULL;
+    if (c->y != NULL)
+        bad |= (out->y = relayout(&yo, &yn, es, c->y)) == NULL;
+    if (c->y_f64 != NULL)
+        bad |= (out->y_f64 = relayout(&yo, &yn, sizeof(double), c->y_f64)) == NULL;
+    if (c->err_bound != NULL)
+        bad |= (out->err_bound = relayout(&yo, &yn, sizeof(double), c->err_bound)) == NULL;
+    if (bad) {
+        iohw_case_free(out);
+        return iohw_error_set(err, "adapt: case '%s': out of memory", c->id);
+    }
+    return 0;
+}
