@@ -1,0 +1,33 @@
+/*
+ * backends/onednn/onednn.h - the oneDNN adapter's internal interface:
+ * memory descriptors translated from the layout letters, and the
+ * deconvolution primitive descriptor of a problem.
+ */
+#ifndef IOHW_ONEDNN_H
+#define IOHW_ONEDNN_H
+
+#include <oneapi/dnnl/dnnl.h>
+
+#include "iohw/backend.h"
+#include "oracle/error.h"
+
+/* The four tensors twice: as the harness holds them (plain strides taken
+ * from the case's layout letters) and as "any" descriptors that let oneDNN
+ * pick its own format. */
+typedef struct onednn_mds {
+    dnnl_memory_desc_t x, w, bias, y;
+    dnnl_memory_desc_t x_any, w_any, bias_any, y_any;
+} onednn_mds;
+
+/* Fills m for a validated problem; -1 (err set) when oneDNN cannot describe
+ * it (an unsupported dtype, a descriptor call failing). */
+int iohw__onednn_mds(const iohw_problem *p, onednn_mds *m, iohw_error *err);
+
+/* Creates the deconvolution forward primitive descriptor of p on engine,
+ * from m's "any" descriptors.  Returns the oneDNN status; on failure err
+ * says which call refused and why, and *pd is NULL. */
+dnnl_status_t iohw__onednn_pd(const iohw_problem *p, const onednn_mds *m,
+                              dnnl_engine_t engine, dnnl_primitive_desc_t *pd,
+                              iohw_error *err);
+
+#endif

@@ -1,0 +1,200 @@
+#!/usr/bin/python3
+"""PyTorch behind iohw's exec protocol (docs/EXEC_PROTOCOL.md).
+
+    torch_backend.py --supports IN.h5 OUT.h5   answer whether the case's
+                                               class is computed
+    torch_backend.py IN.h5 OUT.h5              compute y into OUT.h5
+
+Use it through the exec backend:
+
+    IOHW_EXEC_COMMAND="/usr/bin/python3 backends/python/torch_backend.py" \
+        iohw run --backend build/backends/libiohw_exec.so SUITE
+
+It needs h5py, numpy and torch (Debian: python3-h5py, python3-torch, for
+/usr/bin/python3).  The tensors are read in their layouts, brought to
+PyTorch's order with numpy transposes (x to N, C, spatial; w to I, O,
+spatial, merging G and I when the layout has a G axis), computed with
+torch.nn.functional.conv_transpose{1,2,3}d and written back in the case's
+data layout.  PyTorch pads symmetrically and limits output_padding to below
+max(stride, dilation); per axis, with p = min(pad_begin, pad_end):
+
+  native:  padding p, output_padding A' = max(0, A - (pad_end - p)), and y
+           is torch's output cropped from pad_begin - p on (exact);
+  beyond:  when A' >= max(stride, dilation): padding 0, output_padding 0
+           give the full output F; y[o] = F[o + pad_begin] where that
+           exists, bias (or 0) elsewhere - positions no term reaches.
+
+dtypes: f32 and f64; f16 and bf16 only when this torch computes them on
+the CPU (asked with a tiny problem in the --supports query).
+"""
+import sys
+
+SPATIAL = {1: "W", 2: "HW", 3: "DHW"}
+
+
+def read_string(attrs, name):
+    v = attrs[name]
+    if isinstance(v, bytes):
+        return v.decode("ascii")
+    if hasattr(v, "item"):
+        v = v.item()
+        if isinstance(v, bytes):
+            return v.decode("ascii")
+    return str(v)
+
+
+def read_case(path):
+    """The only case of IN.h5: (problem dict, group name, h5py file)."""
+    import h5py
+    f = h5py.File(path, "r")
+    ids = list(f["cases"].keys())
+    if len(ids) != 1:
+        raise ValueError("%s holds %d cases; the exec protocol sends one"
+                         % (path, len(ids)))
+    g = f["cases"][ids[0]]
+    a = g.attrs
+    rank = int(a["rank"])
+    prob = {
+        "rank": rank,
+        "groups": int(a["groups"]),
+        "in_channels": int(a["in_channels"]),
+        "out_channels": int(a["out_channels"]),
+        "has_bias": int(a["has_bias"]),
+        "dtype": read_string(a, "dtype"),
+        "data_layout": read_string(a, "data_layout"),
+        "weight_layout": read_string(a, "weight_layout"),
+    }
+    for key in ("in_size", "kernel", "stride", "dilation", "pad_begin",
+                "pad_end", "output_padding", "out_size"):
+        prob[key] = [int(v) for v in a[key]]
+    return prob, g, f
+
+
+def torch_dtype(torch, name):
+    return {"f32": torch.float32, "f64": torch.float64,
+            "f16": torch.float16, "bf16": torch.bfloat16}[name]
+
+
+def dtype_computed(name):
+    """None when torch computes conv_transpose in this dtype, else why."""
+    if name in ("f32", "f64"):
+        return None
+    import torch
+    import torch.nn.functional as F
+    dt = torch_dtype(torch, name)
+    try:
+        F.conv_transpose1d(torch.ones((1, 1, 2), dtype=dt),
+                           torch.ones((1, 1, 2), dtype=dt))
+    except Exception as e:  # torch raises RuntimeError; report any
+        return "torch %s does not compute %s: %s" % (
+            torch.__version__, name, str(e).splitlines()[0])
+    return None
+
+
+def to_torch(torch, np, data, dtype):
+    """A tensor of the case's dtype from a stored array."""
+    if dtype == "bf16":
+        bits = np.ascontiguousarray(data).view(np.int16)
+        return torch.from_numpy(bits.copy()).view(torch.bfloat16)
+    return torch.from_numpy(np.ascontiguousarray(data))
+
+
+def to_numpy(torch, np, t, dtype):
+    if dtype == "bf16":
+        return t.contiguous().view(torch.int16).numpy().view(np.uint16)
+    return t.contiguous().numpy()
+
+
+def compute(prob, g):
+    import numpy as np
+    import torch
+    import torch.nn.functional as F
+    torch.set_num_threads(1)
+
+    R = prob["rank"]
+    sp = SPATIAL[R]
+    G = prob["groups"]
+    Mg = prob["out_channels"] // G
+    dt = prob["dtype"]
+
+    # x to N, C, spatial.
+    xl = prob["data_layout"]
+    canon = "NC" + sp
+    x = np.transpose(g["x"][()], [xl.index(ch) for ch in canon])
+
+    # w to I (all C_in), O (Mg), spatial.
+    wl = prob["weight_layout"]
+    if "G" in wl:
+        w = np.transpose(g["w"][()], [wl.index(ch) for ch in "GIO" + sp])
+        w = w.reshape((prob["in_channels"], Mg) + tuple(prob["kernel"]))
+    else:
+        w = np.transpose(g["w"][()], [wl.index(ch) for ch in "IO" + sp])
+    tx = to_torch(torch, np, x, dt)
+    tw = to_torch(torch, np, w, dt)
+    tb = to_torch(torch, np, g["bias"][()], dt) if prob["has_bias"] else None
+
+    # Symmetric padding and an output_padding torch accepts, per axis.
+    P, A, start = [], [], []
+    for a in range(R):
+        pb, pe = prob["pad_begin"][a], prob["pad_end"][a]
+        s, d = prob["stride"][a], prob["dilation"][a]
+        p = min(pb, pe)
+        op = max(0, prob["output_padding"][a] - (pe - p))
+        if op >= max(s, d):
+            p, op = 0, 0
+        P.append(p)
+        A.append(op)
+        start.append(pb - p)
+    conv = {1: F.conv_transpose1d, 2: F.conv_transpose2d,
+            3: F.conv_transpose3d}[R]
+    full = conv(tx, tw, tb, stride=prob["stride"], padding=P,
+                output_padding=A, groups=G, dilation=prob["dilation"])
+
+    # Crop, and beyond the limit extend with bias, into y (N, C, spatial).
+    shape = [full.shape[0], prob["out_channels"]] + prob["out_size"]
+    if tb is not None:
+        y = tb.view([1, -1] + [1] * R).expand(shape).clone()
+    else:
+        y = torch.zeros(shape, dtype=full.dtype)
+    src, dst = full, y
+    for a in range(R):
+        n = max(0, min(prob["out_size"][a], full.shape[2 + a] - start[a]))
+        src = src.narrow(2 + a, start[a], n)
+        dst = dst.narrow(2 + a, 0, n)
+    dst.copy_(src)
+
+    # Back to the data layout.
+    yn = to_numpy(torch, np, y, dt)
+    return np.ascontiguousarray(np.transpose(yn, [canon.index(ch)
+                                                  for ch in xl]))
+
+
+def main(argv):
+    args = argv[1:]
+    query = bool(args) and args[0] == "--supports"
+    if query:
+        args = args[1:]
+    if len(args) != 2:
+        sys.stderr.write("usage: %s [--supports] IN.h5 OUT.h5\n" % argv[0])
+        return 2
+    import h5py
+    prob, g, f = read_case(args[0])
+    try:
+        if query:
+            why = dtype_computed(prob["dtype"])
+            with h5py.File(args[1], "w") as out:
+                if why is not None:
+                    out.attrs["unsupported"] = why
+            return 0
+        y = compute(prob, g)
+    finally:
+        f.close()
+    with h5py.File(args[1], "w") as out:
+        d = out.create_dataset("y", data=y)
+        if prob["dtype"] == "bf16":
+            d.attrs["encoding"] = "bf16"
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,336 @@
+/*
+ * backends/torch/torch_shim.cpp - libtorch's conv_transpose behind the iohw
+ * backend ABI (libiohw_torch.so; C++ inside, a C entry point outside).
+ *
+ * Correspondence (at::conv_transpose1d/2d/3d, PyTorch semantics):
+ *   input   x viewed as [N][C_in][spatial] (torch::from_blob with the
+ *           strides of the case's data layout: no copy)
+ *   weight  [C_in][Mg][K...] = the semantic w ("IO" + spatial).  A weight
+ *           layout without a G axis is a strided view of it; one with a G
+ *           axis is viewed as [G][Cg][Mg][K...] and reshaped (a copy when
+ *           the strides do not merge)
+ *   bias    [C_out] or none
+ *   stride, dilation, groups as they are.
+ * PyTorch pads symmetrically and limits output_padding to below
+ * max(stride, dilation).  Per axis, with p = min(pad_begin, pad_end):
+ *   native:   padding p, output_padding A' = max(0, A - (pad_end - p));
+ *             torch's output then starts pad_begin - p elements before ours
+ *             and is at least as long as needed, so y is the crop starting
+ *             there (exact: cropping an output never changes its values);
+ *   beyond:   when A' >= max(S, dilation), padding 0 and output_padding 0
+ *             give the full output F (every position any (i, k) reaches);
+ *             y[o] = F[o + pad_begin] where that exists, and bias (or 0)
+ *             where it does not - exactly the definition, since no term
+ *             reaches those positions.
+ * y is written through a strided view in the case's data layout.
+ *
+ * What it claims: every valid problem whose rank and dtype libtorch
+ * computes on this machine, which supports() finds out once per (rank,
+ * dtype) by running a tiny conv_transpose (this build: f32 and f64; its
+ * CPU kernels have no bf16 or f16 transposed convolution).  Every C++
+ * exception becomes IOHW_BACKEND_ERROR with its text in last_error.
+ * libtorch runs on one thread (at::set_num_threads(1)).
+ */
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <vector>
+
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+#include <torch/version.h>
+
+#include "iohw/backend.h"
+extern "C" {
+#include "oracle/error.h"
+#include "oracle/layout.h"
+#include "oracle/problem.h"
+}
+
+#define TORCH_SHIM_STR_(x) #x
+#define TORCH_SHIM_STR(x) TORCH_SHIM_STR_(x)
+#ifndef IOHW_TORCH_PACKAGE
+#define IOHW_TORCH_PACKAGE ""
+#endif
+
+namespace {
+
+struct torch_ctx {
+    iohw_error err;
+    /* Per rank (1..3) and dtype (1..4): 0 not asked, 1 computed, -1 not. */
+    signed char usable[4][5];
+    char why[4][5][200];
+};
+
+at::ScalarType scalar_type(iohw_dtype dt)
+{
+    switch (dt) {
+    case IOHW_F64: return at::kDouble;
+    case IOHW_F16: return at::kHalf;
+    case IOHW_BF16: return at::kBFloat16;
+    default: return at::kFloat;
+    }
+}
+
+at::Tensor conv(int rank, const at::Tensor &x, const at::Tensor &w,
+                const at::Tensor &b, at::IntArrayRef stride,
+                at::IntArrayRef padding, at::IntArrayRef output_padding,
+                int64_t groups, at::IntArrayRef dilation)
+{
+    switch (rank) {
+    case 1:
+        return at::conv_transpose1d(x, w, b, stride, padding, output_padding,
+                                    groups, dilation);
+    case 2:
+        return at::conv_transpose2d(x, w, b, stride, padding, output_padding,
+                                    groups, dilation);
+    default:
+        return at::conv_transpose3d(x, w, b, stride, padding, output_padding,
+                                    groups, dilation);
+    }
+}
+
+/* The first line of an exception's text (c10 errors carry a backtrace). */
+void record(iohw_error *err, const char *what, const char *prefix)
+{
+    const char *nl = std::strchr(what, '\n');
+    int len = nl != nullptr ? (int)(nl - what) : (int)std::strlen(what);
+    iohw_error_set(err, "%s%.*s", prefix, len, what);
+}
+
+/* A strided view of one of the harness's tensors (not copied; inputs are
+ * only read through it). */
+at::Tensor view(const void *buf, const iohw_layout_map &m, int first,
+                int n, at::ScalarType st)
+{
+    std::vector<int64_t> sizes(m.canon_shape + first,
+                               m.canon_shape + first + n);
+    std::vector<int64_t> strides(m.canon_stride + first,
+                                 m.canon_stride + first + n);
+    return at::from_blob(const_cast<void *>(buf), sizes, strides,
+                         at::TensorOptions().dtype(st));
+}
+
+/* 1 when libtorch computes a transposed convolution of this rank and
+ * dtype here; asked once with a tiny problem. */
+int usable(torch_ctx *c, int rank, iohw_dtype dt)
+{
+    signed char &u = c->usable[rank][dt];
+    if (u != 0)
+        return u > 0;
+    try {
+        std::vector<int64_t> xs{1, 1}, ws{1, 1}, ones(rank, 1), zeros(rank, 0);
+        for (int a = 0; a < rank; a++) {
+            xs.push_back(2);
+            ws.push_back(2);
+        }
+        auto opt = at::TensorOptions().dtype(scalar_type(dt));
+        at::Tensor y = conv(rank, at::ones(xs, opt), at::ones(ws, opt),
+                            at::ones({1}, opt), ones, zeros, zeros, 1, ones);
+        u = y.dim() == rank + 2 ? 1 : -1;
+        std::snprintf(c->why[rank][dt], sizeof c->why[rank][dt],
+                      "libtorch returned a tensor of %d dimensions",
+                      (int)y.dim());
+    } catch (const c10::Error &e) {
+        u = -1;
+        std::snprintf(c->why[rank][dt], sizeof c->why[rank][dt],
+                      "libtorch does not compute this dtype: %.160s",
+                      e.what_without_backtrace());
+    } catch (const std::exception &e) {
+        u = -1;
+        std::snprintf(c->why[rank][dt], sizeof c->why[rank][dt],
+                      "libtorch does not compute this dtype: %.160s",
+                      e.what());
+    }
+    if (char *nl = std::strchr(c->why[rank][dt], '\n'))
+        *nl = '\0';
+    return u > 0;
+}
+
+/* 0 when the problem is complete and valid. */
+int check(const iohw_problem *p, iohw_error *err)
+{
+    if (p == nullptr)
+        return iohw_error_set(err, "problem is NULL");
+    if (p->struct_size < sizeof(iohw_problem))
+        return iohw_error_set(err, "problem struct_size %u is smaller than "
+                              "%zu", (unsigned)p->struct_size,
+                              sizeof(iohw_problem));
+    return iohw_problem_validate(p, err);
+}
+
+/* The computation (may throw). */
+void compute(const iohw_problem *p, const void *x, const void *w,
+             const void *bias, void *y)
+{
+    const int R = (int)p->rank;
+    const int64_t G = p->groups;
+    const int64_t Mg = p->out_channels / G;
+    const at::ScalarType st = scalar_type(p->dtype);
+    iohw_layout_map xm, wm, ym;
+    iohw_error err;
+
+    if (iohw_layout_data_map(p, 0, &xm, &err) != 0 ||
+        iohw_layout_weight_map(p, &wm, &err) != 0 ||
+        iohw_layout_data_map(p, 1, &ym, &err) != 0)
+        throw std::runtime_error(err.msg);
+
+    /* Tensors: x and y as [N][C][spatial]; w as [C_in][Mg][K...]. */
+    at::Tensor tx = view(x, xm, 0, 2 + R, st);
+    at::Tensor ty = view(y, ym, 0, 2 + R, st);
+    std::vector<int64_t> wsizes{p->in_channels, Mg};
+    for (int a = 0; a < R; a++)
+        wsizes.push_back(p->kernel[a]);
+    at::Tensor tw = view(w, wm, 0, 3 + R, st).reshape(wsizes);
+    at::Tensor tb = p->has_bias ? at::from_blob(const_cast<void *>(bias),
+                                                {p->out_channels},
+                                                at::TensorOptions().dtype(st))
+                                : at::Tensor();
+
+    /* Symmetric padding and an output_padding torch accepts, per axis. */
+    std::vector<int64_t> S(R), D(R), P(R), A(R), start(R), count(R);
+    for (int a = 0; a < R; a++) {
+        const int64_t pb = p->pad_begin[a], pe = p->pad_end[a];
+        S[a] = p->stride[a];
+        D[a] = p->dilation[a];
+        P[a] = std::min(pb, pe);
+        A[a] = std::max<int64_t>(0, p->output_padding[a] - (pe - P[a]));
+        if (A[a] >= std::max(S[a], D[a])) {
+            P[a] = 0;
+            A[a] = 0;
+        }
+        start[a] = pb - P[a];
+    }
+    at::Tensor full = conv(R, tx, tw, tb, S, P, A, G, D);
+
+    /* Crop (and, beyond torch's limit, extend with bias) into y. */
+    bool whole = true;
+    for (int a = 0; a < R; a++) {
+        const int64_t avail = full.size(2 + a) - start[a];
+        count[a] = std::max<int64_t>(0, std::min(p->out_size[a], avail));
+        whole = whole && count[a] == p->out_size[a];
+    }
+    if (!whole) {
+        if (p->has_bias) {
+            std::vector<int64_t> bshape(2 + R, 1);
+            bshape[1] = p->out_channels;
+            ty.copy_(tb.view(bshape).expand_as(ty));
+        } else {
+            ty.zero_();
+        }
+    }
+    at::Tensor src = full, dst = ty;
+    for (int a = 0; a < R; a++) {
+        if (count[a] == 0)
+            return;
+        src = src.narrow(2 + a, start[a], count[a]);
+        dst = dst.narrow(2 + a, 0, count[a]);
+    }
+    dst.copy_(src);
+}
+
+} /* namespace */
+
+extern "C" {
+
+static int torch_init(void **ctx)
+{
+    torch_ctx *c = static_cast<torch_ctx *>(std::calloc(1, sizeof *c));
+    if (c == nullptr)
+        return IOHW_OUT_OF_MEMORY;
+    try {
+        at::set_num_threads(1);
+    } catch (...) {
+        /* keep libtorch's default */
+    }
+    *ctx = c;
+    return IOHW_OK;
+}
+
+static void torch_fini(void *ctx)
+{
+    std::free(ctx);
+}
+
+static const char *torch_last_error(void *ctx)
+{
+    torch_ctx *c = static_cast<torch_ctx *>(ctx);
+    return c != nullptr ? c->err.msg : "";
+}
+
+static int torch_supports(void *ctx, const iohw_problem *p)
+{
+    torch_ctx *c = static_cast<torch_ctx *>(ctx);
+    if (c == nullptr || check(p, &c->err) != 0)
+        return IOHW_UNSUPPORTED;
+    if (!usable(c, (int)p->rank, p->dtype)) {
+        iohw_error_set(&c->err, "%s", c->why[p->rank][p->dtype]);
+        return IOHW_UNSUPPORTED;
+    }
+    c->err.msg[0] = '\0';
+    return IOHW_OK;
+}
+
+static int torch_run(void *ctx, const iohw_problem *p, const void *x,
+                     const void *w, const void *bias, void *y)
+{
+    torch_ctx *c = static_cast<torch_ctx *>(ctx);
+
+    /* Test the arguments. */
+    if (c == nullptr)
+        return IOHW_BACKEND_ERROR;
+    if (check(p, &c->err) != 0)
+        return IOHW_INVALID_PROBLEM;
+    if (x == nullptr || w == nullptr || y == nullptr ||
+        (p->has_bias && bias == nullptr)) {
+        iohw_error_set(&c->err, "run: %s is NULL",
+                       x == nullptr   ? "x"
+                       : w == nullptr ? "w"
+                       : y == nullptr ? "y"
+                                      : "bias");
+        return IOHW_INVALID_PROBLEM;
+    }
+
+    /* Compute; every exception is an error of the backend. */
+    try {
+        compute(p, x, w, bias, y);
+    } catch (const c10::Error &e) {
+        record(&c->err, e.what_without_backtrace(), "libtorch: ");
+        return IOHW_BACKEND_ERROR;
+    } catch (const std::bad_alloc &) {
+        iohw_error_set(&c->err, "libtorch: out of memory");
+        return IOHW_OUT_OF_MEMORY;
+    } catch (const std::exception &e) {
+        record(&c->err, e.what(), "libtorch: ");
+        return IOHW_BACKEND_ERROR;
+    } catch (...) {
+        iohw_error_set(&c->err, "libtorch: an exception of unknown type");
+        return IOHW_BACKEND_ERROR;
+    }
+    c->err.msg[0] = '\0';
+    return IOHW_OK;
+}
+
+static const iohw_backend torch_table = {
+    IOHW_ABI_VERSION,
+    sizeof(iohw_backend),
+    "torch",
+    "libtorch " TORCH_SHIM_STR(TORCH_VERSION_MAJOR) "." TORCH_SHIM_STR(
+        TORCH_VERSION_MINOR) "." TORCH_SHIM_STR(TORCH_VERSION_PATCH)
+        IOHW_TORCH_PACKAGE " (at::conv_transpose1d/2d/3d)",
+    torch_init,
+    torch_fini,
+    torch_supports,
+    torch_run,
+    torch_last_error,
+};
+
+IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)
+{
+    return host_abi_version >= 1 ? &torch_table : nullptr;
+}
+
+} /* extern "C" */

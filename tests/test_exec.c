@@ -1,0 +1,306 @@
+/*
+ * tests/test_exec.c - the exec backend (backends/exec, docs/EXEC_PROTOCOL.md)
+ * in-process through the loader, with the programs it runs:
+ *   - a shell wrapper around `iohw oracle` (always available): every dtype
+ *     passes through the files exactly (judged against the oracle by
+ *     harness/compare.c);
+ *   - shell scripts that misbehave (refuse, fail with a message, die by a
+ *     signal, write nothing, write a file that is not HDF5 or a y of the
+ *     wrong shape): each is refused or reported as the protocol says;
+ *   - backends/python/torch_backend.py, only when /usr/bin/python3 imports
+ *     torch and h5py.
+ */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness/loader.h"
+#include "oracle/descriptor.h"
+#include "oracle/problem.h"
+#include "support/adapter_check.h"
+
+/* Loads lib<name>.so from the build's backend folder, or skips the test
+ * when the adapter was not built (its library is missing). */
+static void load_or_skip(const char *name, iohw_loaded_backend *lb)
+{
+    char path[1024];
+    iohw_error err;
+    snprintf(path, sizeof path, "%s/lib%s.so", IOHW_BACKEND_DIR, name);
+    if (access(path, F_OK) != 0)
+        cr_skip_test("%s was not built (its library was not found)", path);
+    cr_assert_eq(iohw_backend_load(path, lb, &err), 0, "%s", err.msg);
+}
+
+/* Builds a case from a descriptor; aborts the test on failure. */
+static void make(const char *desc, iohw_case *c)
+{
+    iohw_error err;
+    cr_assert_eq(iohw_test_make_case(desc, c, &err), 0, "%s", err.msg);
+}
+
+/* Runs a claimed case and judges it; the inputs must be left alone. */
+static void run_case(const iohw_loaded_backend *lb, const iohw_case *c,
+                     iohw_result *r)
+{
+    iohw_error err;
+    int changed;
+    cr_assert_eq(iohw_test_run_case(lb, c, r, &changed, &err), 0, "%s",
+                 err.msg);
+    cr_expect(!changed, "%s wrote into its inputs on '%s'", lb->table->name,
+              c->descriptor);
+}
+
+/* The adapter claims the case and its output matches the oracle. */
+static void expect_pass(const iohw_loaded_backend *lb, const char *desc)
+{
+    iohw_case c;
+    iohw_result r;
+    char text[2048];
+    make(desc, &c);
+    int st = lb->table->supports(lb->ctx, &c.p);
+    cr_expect_eq(st, IOHW_OK, "%s does not claim '%s': %s", lb->table->name,
+                 desc, iohw_backend_last_error(lb));
+    if (st == IOHW_OK) {
+        run_case(lb, &c, &r);
+        cr_expect_eq(r.status, IOHW_RESULT_PASS, "%s on '%s': %s",
+                     lb->table->name, desc,
+                     iohw_test_describe(&r, text, sizeof text));
+    }
+    iohw_case_free(&c);
+}
+
+/* The adapter refuses the case, with a reason. */
+static void expect_unsupported(const iohw_loaded_backend *lb, const char *desc)
+{
+    iohw_desc d;
+    iohw_error err;
+    cr_assert_eq(iohw_desc_parse(desc, &d, &err), 0, "'%s': %s", desc,
+                 err.msg);
+    cr_expect_eq(lb->table->supports(lb->ctx, &d.p), IOHW_UNSUPPORTED,
+                 "%s should not claim '%s'", lb->table->name, desc);
+    cr_expect_str_not_empty(iohw_backend_last_error(lb),
+                            "%s refuses '%s' without a reason",
+                            lb->table->name, desc);
+}
+
+/* Writes an executable shell script into the scratch folder (the name
+ * made unique with the pid) and returns its path. */
+static void script(const char *tag, const char *body, char *path, size_t n)
+{
+    snprintf(path, n, "%s/exec-%s-%d.sh", IOHW_TEST_TMP, tag,
+             (int)getpid());
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "cannot write %s", path);
+    fprintf(f, "#!/bin/sh\n%s", body);
+    cr_assert_eq(fclose(f), 0);
+    cr_assert_eq(chmod(path, 0755), 0);
+}
+
+/* Loads the exec adapter with IOHW_EXEC_COMMAND set to command (or unset
+ * for NULL); init reads it.  Each test runs in its own process. */
+static void load_exec(const char *command, iohw_loaded_backend *lb)
+{
+    if (command != NULL)
+        cr_assert_eq(setenv("IOHW_EXEC_COMMAND", command, 1), 0);
+    else
+        cr_assert_eq(unsetenv("IOHW_EXEC_COMMAND"), 0);
+    load_or_skip("iohw_exec", lb);
+}
+
+/* The exec protocol wrapped around `iohw oracle`: claims everything. */
+static const char ORACLE_BODY[] =
+    "if [ \"$1\" = --supports ]; then exit 0; fi\n"
+    "exec \"" IOHW_BIN "\" oracle \"$1\" -o \"$2\" >/dev/null\n";
+
+Test(exec, passes_every_dtype_through_a_program_that_runs_the_oracle)
+{
+    char prog[1024];
+    iohw_loaded_backend lb;
+    script("oracle", ORACLE_BODY, prog, sizeof prog);
+    load_exec(prog, &lb);
+    expect_pass(&lb, "n=2 ci=4 co=6 g=2 in=5x7 k=3x2 s=2x1 d=1x2 pad=1:0x0:1 "
+                     "op=1x0 bias=1 xl=NHWC wl=OIHW");
+    expect_pass(&lb, "ci=3 co=5 in=9 k=4 s=3 pad=2:1 op=2 dt=f64 bias=1");
+    expect_pass(&lb, "ci=6 co=9 g=3 in=3x5 k=2x3 s=3x2 wl=GOIHW xl=CHWN "
+                     "bias=1 dt=f16");
+    expect_pass(&lb, "ci=4 co=4 g=4 in=3x4x5 k=2x3x2 s=2 d=2x1x1 dt=bf16 "
+                     "xl=NDHWC wl=GOIDHW bias=1");
+    expect_pass(&lb, "ci=3 co=4 in=5x6 k=3x3 s=2 pad=1 fill=special bias=1");
+    iohw_backend_unload(&lb);
+    remove(prog);
+}
+
+Test(exec, refuses_everything_when_no_command_is_set)
+{
+    iohw_loaded_backend lb;
+    load_exec(NULL, &lb);
+    expect_unsupported(&lb, "ci=2 co=3 in=4x4 k=3");
+    cr_expect(strstr(iohw_backend_last_error(&lb), "IOHW_EXEC_COMMAND") != NULL,
+              "%s", iohw_backend_last_error(&lb));
+    iohw_backend_unload(&lb);
+}
+
+Test(exec, refuses_what_the_program_refuses_and_asks_once_per_class)
+{
+    char prog[1024], count[1024], body[2048];
+    iohw_loaded_backend lb;
+    snprintf(count, sizeof count, "%s/exec-count-%d", IOHW_TEST_TMP,
+             (int)getpid());
+    snprintf(body, sizeof body,
+             "echo asked >> \"%s\"\n"
+             "echo \"only 2-d here\"\n"
+             "exit 1\n", count);
+    script("refuse", body, prog, sizeof prog);
+    remove(count);
+    load_exec(prog, &lb);
+
+    /* Two problems of one class (sizes differ), then another class. */
+    expect_unsupported(&lb, "ci=2 co=3 in=5 k=3");
+    cr_expect(strstr(iohw_backend_last_error(&lb), "only 2-d here") != NULL,
+              "the reason quotes the program: %s",
+              iohw_backend_last_error(&lb));
+    expect_unsupported(&lb, "ci=4 co=1 in=9 k=2");
+    expect_unsupported(&lb, "ci=4 co=1 in=9 k=2 s=2");
+    FILE *f = fopen(count, "r");
+    cr_assert_not_null(f);
+    int lines = 0;
+    for (int ch; (ch = fgetc(f)) != EOF;)
+        lines += ch == '\n';
+    fclose(f);
+    cr_expect_eq(lines, 2, "the program was asked %d times for 2 classes",
+                 lines);
+    remove(count);
+    remove(prog);
+    iohw_backend_unload(&lb);
+}
+
+/* Runs a claimed case whose program misbehaves; returns run()'s status and
+ * leaves the message in msg. */
+static int run_misbehaving(const char *body, char *msg, size_t n)
+{
+    char prog[1024];
+    iohw_loaded_backend lb;
+    iohw_case c;
+    script("bad", body, prog, sizeof prog);
+    load_exec(prog, &lb);
+    make("ci=2 co=3 in=4x4 k=3 bias=1", &c);
+    cr_assert_eq(lb.table->supports(lb.ctx, &c.p), IOHW_OK, "%s",
+                 iohw_backend_last_error(&lb));
+    const size_t ny = (size_t)iohw_problem_y_count(&c.p);
+    float *y = malloc(ny * sizeof *y);
+    cr_assert_not_null(y);
+    int st = lb.table->run(lb.ctx, &c.p, c.x, c.w, c.bias, y);
+    snprintf(msg, n, "%s", iohw_backend_last_error(&lb));
+    free(y);
+    iohw_case_free(&c);
+    remove(prog);
+    iohw_backend_unload(&lb);
+    return st;
+}
+
+Test(exec, reports_a_failing_program_with_the_end_of_its_output)
+{
+    char msg[1024];
+    int st = run_misbehaving("[ \"$1\" = --supports ] && exit 0\n"
+                             "echo starting\n"
+                             "echo 'boom: no kernel for this' >&2\n"
+                             "exit 3\n", msg, sizeof msg);
+    cr_expect_eq(st, IOHW_BACKEND_ERROR);
+    cr_expect(strstr(msg, "exited with status 3") != NULL, "%s", msg);
+    cr_expect(strstr(msg, "boom: no kernel for this") != NULL, "%s", msg);
+}
+
+Test(exec, reports_a_program_killed_by_a_signal)
+{
+    char msg[1024];
+    int st = run_misbehaving("[ \"$1\" = --supports ] && exit 0\n"
+                             "kill -SEGV $$\n", msg, sizeof msg);
+    cr_expect_eq(st, IOHW_BACKEND_ERROR);
+    cr_expect(strstr(msg, "signal 11") != NULL, "%s", msg);
+}
+
+Test(exec, reports_a_program_that_writes_no_output)
+{
+    char msg[1024];
+    int st = run_misbehaving("exit 0\n", msg, sizeof msg);
+    cr_expect_eq(st, IOHW_BACKEND_ERROR);
+    cr_expect(strstr(msg, "wrote no") != NULL, "%s", msg);
+}
+
+Test(exec, reports_an_output_that_is_not_hdf5)
+{
+    char msg[1024];
+    int st = run_misbehaving("[ \"$1\" = --supports ] && exit 0\n"
+                             "echo 'not hdf5' > \"$2\"\n", msg, sizeof msg);
+    cr_expect_eq(st, IOHW_BACKEND_ERROR);
+    cr_expect(strstr(msg, "cannot open") != NULL, "%s", msg);
+}
+
+Test(exec, reports_an_output_of_the_wrong_shape)
+{
+    char msg[1024], body[2048];
+    /* The oracle's answer to another problem (in 4x5 instead of 4x4). */
+    snprintf(body, sizeof body,
+             "[ \"$1\" = --supports ] && exit 0\n"
+             "exec \"%s\" gen --problem 'ci=2 co=3 in=4x5 k=3 bias=1' "
+             "-o \"$2\" >/dev/null\n", IOHW_BIN);
+    int st = run_misbehaving(body, msg, sizeof msg);
+    cr_expect_eq(st, IOHW_BACKEND_ERROR);
+    cr_expect(strstr(msg, "y") != NULL && strstr(msg, "elements") != NULL,
+              "%s", msg);
+}
+
+Test(exec, refuses_a_program_that_does_not_exist)
+{
+    iohw_loaded_backend lb;
+    load_exec(IOHW_TEST_TMP "/no-such-program", &lb);
+    expect_unsupported(&lb, "ci=2 co=3 in=4x4 k=3");
+    cr_expect(strstr(iohw_backend_last_error(&lb), "executed") != NULL, "%s",
+              iohw_backend_last_error(&lb));
+    iohw_backend_unload(&lb);
+}
+
+/* --- backends/python/torch_backend.py ------------------------------------- */
+
+#define PYTHON "/usr/bin/python3"
+
+Test(exec, the_pytorch_program_matches_the_oracle, .timeout = 300)
+{
+    iohw_loaded_backend lb;
+    if (access(PYTHON, X_OK) != 0 ||
+        system(PYTHON " -c 'import torch, h5py' >/dev/null 2>&1") != 0)
+        cr_skip_test(PYTHON " cannot import torch and h5py");
+    load_exec(PYTHON " " IOHW_SOURCE_DIR "/backends/python/torch_backend.py",
+              &lb);
+
+    /* Claimed: f32 and f64, the emulations, grouped layouts, NaN and Inf. */
+    expect_pass(&lb, "n=2 ci=4 co=6 g=2 in=5x7 k=3x2 s=2x1 d=1x2 pad=1:0x0:1 "
+                     "op=1x0 bias=1 xl=NHWC wl=GOHWI");
+    expect_pass(&lb, "ci=2 co=3 in=4 k=2 s=1 op=5 pad=3:0 bias=1 xl=CWN");
+    expect_pass(&lb, "ci=4 co=6 g=2 in=3x2x3 k=2 s=2x1x2 d=1x2x1 dt=f64 "
+                     "wl=GIODHW xl=DHWNC bias=1 pad=1:0x0x0:1 op=1x1x0");
+    expect_pass(&lb, "ci=3 co=4 in=5x6 k=3x3 s=2 pad=1 fill=special bias=1 "
+                     "wl=HWOI");
+
+    /* bf16: claimed only when this torch computes it, then correct. */
+    iohw_case c;
+    iohw_result r;
+    char text[2048];
+    make("ci=4 co=2 g=2 in=7 k=5 s=2 d=3 pad=4:2 op=1 dt=bf16 bias=1 "
+         "xl=NWC wl=GIOW", &c);
+    if (lb.table->supports(lb.ctx, &c.p) == IOHW_OK) {
+        run_case(&lb, &c, &r);
+        cr_expect_eq(r.status, IOHW_RESULT_PASS, "bf16: %s",
+                     iohw_test_describe(&r, text, sizeof text));
+    } else {
+        cr_expect(strstr(iohw_backend_last_error(&lb), "bf16") != NULL,
+                  "bf16 refused for another reason: %s",
+                  iohw_backend_last_error(&lb));
+    }
+    iohw_case_free(&c);
+    iohw_backend_unload(&lb);
+}
