@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Installs what iohw needs on a Debian machine, with apt-get, and only what is
 # missing; safe to run any number of times.
-#   scripts/setup.sh            build and test dependencies
-#   scripts/setup.sh --backends also the third-party libraries iohw validates
+#   scripts/setup.sh            build and test dependencies, and the
+#                               third-party libraries iohw's adapters wrap
+#   scripts/setup.sh --backends the same (kept for older instructions)
+# (libxnnpack-dev's header includes pthreadpool.h, which Debian ships in
+# libpthreadpool-dev without making the one depend on the other.)
 set -euo pipefail
 
 packages=(gcc g++ make cmake pkg-config libhdf5-dev hdf5-tools libcriterion-dev
-          gcovr python3 python3-h5py python3-numpy)
-if [[ "${1:-}" == "--backends" ]]; then
-  packages+=(libdnnl-dev libxnnpack-dev libtorch-dev python3-torch)
-fi
+          gcovr python3 python3-h5py python3-numpy chromium
+          libdnnl-dev libxnnpack-dev libpthreadpool-dev libtorch-dev
+          python3-torch)
 
 missing=()
 for p in "${packages[@]}"; do
