@@ -45,6 +45,9 @@ int iohw_cli_show(int argc, char **argv);
 extern const char iohw_cli_run_help[];
 int iohw_cli_run(int argc, char **argv);
 
+extern const char iohw_cli_report_help[];
+int iohw_cli_report(int argc, char **argv);
+
 /* --- helpers (cli/main.c) ------------------------------------------------ */
 
 /* Prints "iohw: <message>" and a newline to stderr. */

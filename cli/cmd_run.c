@@ -7,10 +7,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness/filter.h"
 #include "harness/run.h"
+#include "reports/reports.h"
 
 const char iohw_cli_run_help[] =
     "Usage: iohw run --backend LIB.so SUITE_OR_FILE... [OPTIONS]\n"
@@ -55,6 +57,19 @@ const char iohw_cli_run_help[] =
     "                      misinterpretations to name the bug behind a FAIL\n"
     "  --quiet             no progress output (failure blocks and the summary\n"
     "                      are still printed)\n"
+    "  --junit F           write JUnit XML to F (one testsuite per category)\n"
+    "  --json F            write the JSON report to F (docs/REPORT_FORMAT.md;\n"
+    "                      'iohw report merge|diff' read it)\n"
+    "  --html F            write a self-contained HTML report to F\n"
+    "  --markdown F        write a short Markdown summary to F (for CI job\n"
+    "                      summaries)\n"
+    "  --baseline F        known failures, one 'CASE_ID_OR_GLOB  reason' per\n"
+    "                      line, or a JSON report standing for its failing\n"
+    "                      cases ('iohw report baseline'): matching FAIL,\n"
+    "                      ERROR, CRASH, TIMEOUT and INVALID cases become\n"
+    "                      WAIVED (the failure blocks printed as cases arrive\n"
+    "                      still show them); entries that match nothing are\n"
+    "                      reported as stale\n"
     "  -h, --help          this text\n"
     "\n"
     "Output: progress on stderr (a bar with counts and ETA on a terminal, a\n"
@@ -70,15 +85,37 @@ const char iohw_cli_run_help[] =
     "exit, a write to an input or out of bounds); TIMEOUT; INVALID (a bad case\n"
     "file: the other cases still run).\n"
     "\n"
-    "Exit status: 0 when no case is FAIL, ERROR, CRASH, TIMEOUT or INVALID;\n"
-    "1 when some case is; 2 on bad usage or when the run cannot go on (the\n"
-    "backend cannot be loaded, an input is missing, the journal cannot be\n"
-    "written).\n"
+    "Exit status: 0 when no case is FAIL, ERROR, CRASH, TIMEOUT or INVALID\n"
+    "(after the baseline); 1 when some case is; 2 on bad usage or when the run\n"
+    "cannot go on (the backend cannot be loaded, an input is missing, the\n"
+    "journal, the baseline or a report cannot be read or written).\n"
     "\n"
     "Examples:\n"
     "  iohw run --backend build/backends/libiohw_reference.so suite/\n"
     "  iohw run --backend ./libmine.so suite/ --filter 'dt=f16,g>1' --jobs 4\n"
-    "  iohw run --backend ./libmine.so suite/ --journal run.jsonl --resume\n";
+    "  iohw run --backend ./libmine.so suite/ --journal run.jsonl --resume\n"
+    "  iohw run --backend ./libmine.so suite/ --baseline known.txt \\\n"
+    "      --junit junit.xml --json run.json --html run.html\n";
+
+/* --junit, --json, --html, --markdown, --baseline: 1 when argv[*i] is one
+ * of them, 0 when not, -1 after a usage message. */
+static int report_option(int argc, char **argv, int *i, iohw_report_options *ro,
+                         const char **baseline)
+{
+    static const char *const names[] = {"--junit", "--json", "--html", "--markdown",
+                                        "--baseline"};
+    const char **slots[] = {&ro->junit, &ro->json, &ro->html, &ro->markdown, baseline};
+    for (int k = 0; k < 5; k++) {
+        const char *v = NULL;
+        int m = iohw_cli_option("run", argc, argv, i, names[k], NULL, &v);
+        if (m != 0) {
+            if (m > 0)
+                *slots[k] = v;
+            return m;
+        }
+    }
+    return 0;
+}
 
 static int parse_int(const char *text, long long lo, long long hi,
                      long long *v)
@@ -94,7 +131,8 @@ static int parse_int(const char *text, long long lo, long long hi,
 /* Parses the options into o and the flags; returns 0, 1 after --help, or
  * IOHW_EXIT_USAGE after a usage message. */
 static int parse_args(int argc, char **argv, iohw_run_options *o,
-                      const char **inputs, int *list)
+                      const char **inputs, int *list, iohw_report_options *ro,
+                      const char **baseline)
 {
     const char *v = NULL;
     long long n;
@@ -146,6 +184,9 @@ static int parse_args(int argc, char **argv, iohw_run_options *o,
             if (k < 0)
                 return IOHW_EXIT_USAGE;
             o->journal = v;
+        } else if ((k = report_option(argc, argv, &i, ro, baseline)) != 0) {
+            if (k < 0)
+                return IOHW_EXIT_USAGE;
         } else if (strcmp(a, "--resume") == 0) {
             o->resume = 1;
         } else if (strcmp(a, "--list") == 0) {
@@ -173,6 +214,10 @@ int iohw_cli_run(int argc, char **argv)
     o.progress = isatty(2) ? 1 : 0;
     o.failure_blocks = 1;
     int list = 0;
+    iohw_report_options ro;
+    memset(&ro, 0, sizeof ro);
+    const char *baseline = NULL;
+    iohw_baseline bl = {0};
     const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
     if (inputs == NULL) {
         iohw_cli_error("run: out of memory");
@@ -180,7 +225,7 @@ int iohw_cli_run(int argc, char **argv)
     }
     o.inputs = inputs;
 
-    int rc = parse_args(argc, argv, &o, inputs, &list);
+    int rc = parse_args(argc, argv, &o, inputs, &list, &ro, &baseline);
     if (rc != 0) {
         free(inputs);
         return rc == 1 ? IOHW_EXIT_OK : rc;
@@ -212,18 +257,44 @@ int iohw_cli_run(int argc, char **argv)
         return IOHW_EXIT_OK;
     }
 
+    /* A bad baseline stops the run before it starts. */
+    if (baseline != NULL && iohw_baseline_load(baseline, &bl, &err) != 0) {
+        free(inputs);
+        iohw_cli_error("run: %s", err.msg);
+        return IOHW_EXIT_USAGE;
+    }
     iohw_run_results res;
+    ro.start_time = (int64_t)time(NULL);
     if (iohw_run(&o, &res, &err) != 0) {
         free(inputs);
+        iohw_baseline_free(&bl);
         iohw_cli_error("run: %s", err.msg);
         return IOHW_EXIT_USAGE;
     }
     if (res.count == 0)
         iohw_cli_error("run: no case selected");
+    if (baseline != NULL) {
+        iohw_baseline_apply(&bl, &res);
+        iohw_baseline_print_stale(&bl, stderr);
+        ro.baseline = &bl;
+    }
     iohw_run_summary(&res, stdout);
     fflush(stdout);
     rc = iohw_run_exit_code(&res);
+
+    /* The reports, with what the run was asked to do. */
+    ro.backend_path = o.backend;
+    ro.inputs = o.inputs, ro.ninputs = o.ninputs;
+    ro.filter = o.filter;
+    ro.shard_index = o.shard_index, ro.shard_count = o.shard_count;
+    ro.jobs = o.jobs > 0 ? o.jobs : iohw_cli_default_threads();
+    ro.timeout = o.timeout;
+    if (iohw_reports_write(&res, &ro, &err) != 0) {
+        iohw_cli_error("run: %s", err.msg);
+        rc = IOHW_EXIT_USAGE;
+    }
     iohw_run_results_free(&res);
+    iohw_baseline_free(&bl);
     free(inputs);
     return rc;
 }

@@ -26,12 +26,15 @@ static const char help_help[] =
 
 /* The subcommands: one line each. */
 static const iohw_cli_command commands[] = {
-    {"gen", "write cases: one per --problem descriptor", iohw_cli_gen_help, iohw_cli_gen},
+    {"gen", "write cases: one per --problem descriptor, or a suite (--profile)",
+     iohw_cli_gen_help, iohw_cli_gen},
     {"oracle", "complete user-supplied cases (compute y, y_f64, err_bound)",
      iohw_cli_oracle_help, iohw_cli_oracle},
-    {"show", "print the cases of a file", iohw_cli_show_help, iohw_cli_show},
+    {"show", "print the cases of a file; summarize a suite directory",
+     iohw_cli_show_help, iohw_cli_show},
     {"run", "run cases against a backend in isolated worker processes",
      iohw_cli_run_help, iohw_cli_run},
+    {"report", "merge or diff JSON reports; make a baseline", iohw_cli_report_help, iohw_cli_report},
     {"help", "explain a subcommand", help_help, cmd_help},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

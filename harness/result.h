@@ -38,6 +38,8 @@ int iohw_result_status_bad(iohw_result_status s);
 int iohw_result_status_parse(const char *name, iohw_result_status *s);
 
 #define IOHW_RESULT_POINTS 8
+/* Bins per axis of iohw_result.errmap. */
+#define IOHW_RESULT_ERRMAP 16
 
 /* One mismatching output element, with its semantic coordinates
  * (n, c, d, h, w; spatial axes the rank lacks are 0). */
@@ -69,6 +71,13 @@ typedef struct iohw_result {
     double seconds;           /* wall time of the backend's run() */
     int npoints;
     iohw_point points[IOHW_RESULT_POINTS];
+    /* Appended (reports): a coarse map of where the mismatches sit, for the
+     * HTML report's heat map.  Bin (i, j) counts the mismatching elements
+     * with h * IOHW_RESULT_ERRMAP / O_h == i and w * IOHW_RESULT_ERRMAP / O_w
+     * == j (O_h, O_w: output height and width; rank 1 has h = 0 and O_h = 1),
+     * summed over n, c and d, saturating at 255.  All zero when not filled
+     * in; readers then fall back to the points. */
+    uint8_t errmap[IOHW_RESULT_ERRMAP * IOHW_RESULT_ERRMAP];
 } iohw_result;
 
 #endif

@@ -1,0 +1,248 @@
+/*
+ * reports/baseline.c - known failures (`iohw run --baseline F`).
+ *
+ * A baseline file has one entry per line:
+ *
+ *     # comment
+ *     ct2d.grouped.0007     io-swap in our grouped kernel, ticket 123
+ *     ct3d.f16.*            f16 3-D accumulates in f16, fixed in 2.1
+ *
+ * The first word is a case id or an fnmatch glob, the rest of the line the
+ * reason (required: each waiver says why).  Matching bad results become
+ * WAIVED; entries that waive nothing are stale and reported, so the file
+ * shrinks as bugs get fixed.
+ */
+#include "reports/reports_internal.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BASELINE_SIZE_MAX ((size_t)16 << 20)
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* Parses one line (not NUL-terminated: len bytes) into e; 1 for an entry,
+ * 0 for a blank or comment line, -1 on an error. */
+static int parse_line(const char *s, size_t len, const char *name, int line,
+                      iohw_baseline_entry *e, iohw_error *err)
+{
+    size_t i = 0;
+    while (i < len && is_space(s[i]))
+        i++;
+    if (i == len || s[i] == '#')
+        return 0;
+    size_t p0 = i;
+    while (i < len && !is_space(s[i]))
+        i++;
+    size_t plen = i - p0;
+    while (i < len && is_space(s[i]))
+        i++;
+    size_t end = len;
+    while (end > i && is_space(s[end - 1]))
+        end--;
+    if (plen >= sizeof e->pattern)
+        return iohw_error_set(err, "%s:%d: pattern longer than %zu characters", name,
+                              line, sizeof e->pattern - 1);
+    if (i == end)
+        return iohw_error_set(err, "%s:%d: entry '%.*s' has no reason (write "
+                              "'PATTERN  why it fails')", name, line, (int)plen, s + p0);
+    if (end - i >= sizeof e->reason)
+        return iohw_error_set(err, "%s:%d: reason longer than %zu characters", name,
+                              line, sizeof e->reason - 1);
+    for (size_t k = p0; k < end; k++)
+        if ((unsigned char)s[k] < 0x20 && s[k] != '\t')
+            return iohw_error_set(err, "%s:%d: control character 0x%02x", name, line,
+                                  (unsigned char)s[k]);
+    memset(e, 0, sizeof *e);
+    memcpy(e->pattern, s + p0, plen);
+    memcpy(e->reason, s + i, end - i);
+    e->line = line;
+    return 1;
+}
+
+int iohw_baseline_parse(const char *text, const char *name, iohw_baseline *b,
+                        iohw_error *err)
+{
+    memset(b, 0, sizeof *b);
+    if (name == NULL)
+        name = "baseline";
+    snprintf(b->path, sizeof b->path, "%s", name);
+    if (text == NULL)
+        return iohw_error_set(err, "%s: no text", name);
+    int cap = 0, line = 0;
+    for (const char *s = text; *s != '\0' || line == 0;) {
+        const char *nl = strchr(s, '\n');
+        size_t len = nl != NULL ? (size_t)(nl - s) : strlen(s);
+        iohw_baseline_entry e;
+        line++;
+        int rc = parse_line(s, len, name, line, &e, err);
+        if (rc < 0) {
+            iohw_baseline_free(b);
+            return -1;
+        }
+        if (rc == 1) {
+            if (b->count == cap) {
+                cap = cap == 0 ? 16 : cap * 2;
+                iohw_baseline_entry *n = realloc(b->entries, (size_t)cap * sizeof *n);
+                if (n == NULL) {
+                    iohw_baseline_free(b);
+                    return iohw_error_set(err, "%s: out of memory", name);
+                }
+                b->entries = n;
+            }
+            b->entries[b->count++] = e;
+        }
+        if (nl == NULL)
+            break;
+        s = nl + 1;
+    }
+    return 0;
+}
+
+int iohw_baseline_load(const char *path, iohw_baseline *b, iohw_error *err)
+{
+    size_t len;
+    memset(b, 0, sizeof *b);
+    char *text = iohw__read_file(path, BASELINE_SIZE_MAX * 64, &len, err);
+    if (text == NULL)
+        return iohw_error_prefix(err, "baseline");
+    if (strlen(text) != len) {
+        free(text);
+        return iohw_error_set(err, "baseline %s: NUL byte in the file", path);
+    }
+    /* A JSON report stands for its failures. */
+    const char *first = text + strspn(text, " \t\r\n");
+    int rc;
+    if (first[0] == '{') {
+        iohw_report rep;
+        rc = iohw_report_parse(text, len, path, &rep, err);
+        if (rc == 0) {
+            rc = iohw_baseline_from_report(&rep, path, b, err);
+            iohw_report_free(&rep);
+        }
+    } else if (len > BASELINE_SIZE_MAX) {
+        rc = iohw_error_set(err, "baseline %s: larger than %zu bytes", path,
+                            BASELINE_SIZE_MAX);
+    } else {
+        rc = iohw_baseline_parse(text, path, b, err);
+    }
+    free(text);
+    return rc;
+}
+
+int iohw_baseline_from_report(const iohw_report *rep, const char *name,
+                              iohw_baseline *b, iohw_error *err)
+{
+    memset(b, 0, sizeof *b);
+    snprintf(b->path, sizeof b->path, "%s", name != NULL ? name : "report");
+    const iohw_run_results *r = &rep->results;
+    int64_t bad = 0;
+    for (int64_t i = 0; i < r->count; i++)
+        bad += iohw_result_status_bad(r->items[i].status);
+    if (bad > INT32_MAX)
+        return iohw_error_set(err, "%s: too many failures for a baseline", b->path);
+    if (bad > 0 && (b->entries = calloc((size_t)bad, sizeof *b->entries)) == NULL)
+        return iohw_error_set(err, "%s: out of memory", b->path);
+    for (int64_t i = 0; i < r->count; i++) {
+        const iohw_result *x = &r->items[i];
+        if (!iohw_result_status_bad(x->status))
+            continue;
+        iohw_baseline_entry *e = &b->entries[b->count++];
+        const char *key = x->case_id[0] != '\0' ? x->case_id : x->file;
+        const char *base = strrchr(b->path, '/');
+        snprintf(e->pattern, sizeof e->pattern, "%.127s", key);
+        snprintf(e->reason, sizeof e->reason, "%s in %.100s: %.250s",
+                 iohw_result_status_name(x->status), base != NULL ? base + 1 : b->path,
+                 x->message);
+        /* One line, no control characters, no white space in the pattern. */
+        for (char *c = e->reason; *c != '\0'; c++)
+            if ((unsigned char)*c < 0x20)
+                *c = ' ';
+        for (char *c = e->pattern; *c != '\0'; c++)
+            if ((unsigned char)*c <= 0x20)
+                *c = '?';
+    }
+    return 0;
+}
+
+int iohw_baseline_write(FILE *f, const iohw_baseline *b)
+{
+    fprintf(f, "# iohw baseline (%d entries): CASE_ID_OR_GLOB  reason\n", b->count);
+    for (int k = 0; k < b->count; k++)
+        fprintf(f, "%-40s  %s\n", b->entries[k].pattern, b->entries[k].reason);
+    return ferror(f) ? -1 : 0;
+}
+
+void iohw_baseline_free(iohw_baseline *b)
+{
+    if (b == NULL)
+        return;
+    free(b->entries);
+    b->entries = NULL;
+    b->count = 0;
+}
+
+/* 1 when the entry names this result: its case id, or its file when the
+ * result stands for a whole file (no id). */
+static int entry_matches(const iohw_baseline_entry *e, const iohw_result *r)
+{
+    const char *key = r->case_id[0] != '\0' ? r->case_id : r->file;
+    return strcmp(e->pattern, key) == 0 || fnmatch(e->pattern, key, 0) == 0;
+}
+
+int64_t iohw_baseline_apply(iohw_baseline *b, iohw_run_results *r)
+{
+    int64_t waived = 0;
+    if (b == NULL || r == NULL)
+        return 0;
+    for (int64_t i = 0; i < r->count; i++) {
+        iohw_result *res = &r->items[i];
+        if (!iohw_result_status_bad(res->status))
+            continue;
+        for (int k = 0; k < b->count; k++) {
+            iohw_baseline_entry *e = &b->entries[k];
+            if (!entry_matches(e, res))
+                continue;
+            char text[1024];
+            snprintf(text, sizeof text, "waived: %s (was %s: %.511s)", e->reason,
+                     iohw_result_status_name(res->status), res->message);
+            /* Cut to the message's size on a character boundary. */
+            size_t n = strlen(text), max = sizeof res->message - 1;
+            if (n > max) {
+                n = max;
+                while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80)
+                    n--;
+            }
+            memcpy(res->message, text, n);
+            res->message[n] = '\0';
+            res->status = IOHW_RESULT_WAIVED;
+            e->matched++;
+            waived++;
+            break;
+        }
+    }
+    return waived;
+}
+
+int iohw_baseline_stale_count(const iohw_baseline *b)
+{
+    int n = 0;
+    for (int k = 0; b != NULL && k < b->count; k++)
+        n += b->entries[k].matched == 0;
+    return n;
+}
+
+void iohw_baseline_print_stale(const iohw_baseline *b, FILE *out)
+{
+    for (int k = 0; b != NULL && k < b->count; k++) {
+        const iohw_baseline_entry *e = &b->entries[k];
+        if (e->matched == 0)
+            fprintf(out, "iohw: baseline %s:%d: '%s' matches no failing case "
+                         "(stale: remove it if the bug is fixed)\n",
+                    b->path, e->line, e->pattern);
+    }
+}

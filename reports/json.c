@@ -1,0 +1,224 @@
+/*
+ * reports/json.c - the JSON report (docs/REPORT_FORMAT.md, version 1).
+ *
+ * One object: the format version, the run information, a summary by
+ * status, the baseline with every entry's matches, the coverage by factor
+ * value, and every case on a line of its own (so that text diffs of two
+ * reports stay readable).  Numbers JSON cannot hold are the strings "inf",
+ * "-inf" and "nan".  reports/json_read.c reads it back.
+ */
+#include "reports/reports_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+static void json_opt_string(FILE *f, const char *s)
+{
+    if (s == NULL)
+        fputs("null", f);
+    else
+        iohw__json_string(f, s);
+}
+
+static void write_run(FILE *f, const iohw_run_results *r,
+                      const iohw_report_options *o)
+{
+    char when[32];
+    iohw__iso_time(o->start_time, when, sizeof when);
+    fputs("  \"run\": {\n    \"backend\": {\"name\": ", f);
+    iohw__json_string(f, r->backend_name);
+    fputs(", \"version\": ", f);
+    iohw__json_string(f, r->backend_version);
+    fputs(", \"path\": ", f);
+    json_opt_string(f, o->backend_path);
+    fputs("},\n    \"inputs\": [", f);
+    for (int i = 0; i < o->ninputs; i++) {
+        fputs(i > 0 ? ", " : "", f);
+        iohw__json_string(f, o->inputs[i]);
+    }
+    fputs("],\n    \"options\": {\"filter\": ", f);
+    json_opt_string(f, o->filter);
+    fputs(", \"shard\": ", f);
+    if (o->shard_count > 1)
+        fprintf(f, "\"%d/%d\"", o->shard_index, o->shard_count);
+    else
+        fputs("null", f);
+    fprintf(f, ", \"jobs\": %d, \"timeout\": ", o->jobs);
+    iohw__json_double(f, o->timeout);
+    fputs("},\n    \"start_time\": ", f);
+    json_opt_string(f, when[0] != '\0' ? when : NULL);
+    fputs(",\n    \"seconds\": ", f);
+    iohw__json_double(f, r->seconds);
+    double backend_seconds = 0;
+    for (int64_t i = 0; i < r->count; i++)
+        if (isfinite(r->items[i].seconds))
+            backend_seconds += r->items[i].seconds;
+    fputs(",\n    \"backend_seconds\": ", f);
+    iohw__json_double(f, backend_seconds);
+    fprintf(f, ",\n    \"resumed\": %lld,\n    \"sources\": [", (long long)r->resumed);
+    for (int i = 0; i < o->nsources; i++) {
+        fputs(i > 0 ? ", " : "", f);
+        iohw__json_string(f, o->sources[i]);
+    }
+    fputs("]\n  },\n", f);
+}
+
+static void write_summary(FILE *f, const iohw_run_results *r)
+{
+    iohw__counts c;
+    iohw__count(r, &c);
+    fprintf(f, "  \"summary\": {\"total\": %lld", (long long)c.total);
+    for (int s = 0; s < (int)IOHW_RESULT_STATUS_COUNT; s++)
+        fprintf(f, ", \"%s\": %lld", iohw_result_status_name((iohw_result_status)s),
+                (long long)c.status[s]);
+    fprintf(f, ", \"exit_code\": %d},\n", c.bad > 0 ? 1 : 0);
+}
+
+static void write_baseline(FILE *f, const iohw_baseline *b)
+{
+    fputs("  \"baseline\": ", f);
+    if (b == NULL) {
+        fputs("null,\n", f);
+        return;
+    }
+    fputs("{\"file\": ", f);
+    iohw__json_string(f, b->path);
+    fputs(", \"entries\": [", f);
+    for (int i = 0; i < b->count; i++) {
+        const iohw_baseline_entry *e = &b->entries[i];
+        fputs(i > 0 ? ",\n    {\"pattern\": " : "\n    {\"pattern\": ", f);
+        iohw__json_string(f, e->pattern);
+        fputs(", \"reason\": ", f);
+        iohw__json_string(f, e->reason);
+        fprintf(f, ", \"line\": %d, \"matched\": %lld}", e->line,
+                (long long)e->matched);
+    }
+    fputs("],\n    \"stale\": [", f);
+    int k = 0;
+    for (int i = 0; i < b->count; i++) {
+        if (b->entries[i].matched != 0)
+            continue;
+        fputs(k++ > 0 ? ", " : "", f);
+        iohw__json_string(f, b->entries[i].pattern);
+    }
+    fputs("]},\n", f);
+}
+
+static void write_coverage(FILE *f, const iohw_run_results *r)
+{
+    iohw_coverage cov;
+    fputs("  \"coverage\": ", f);
+    if (iohw_coverage_build(r, &cov, NULL) != 0) {
+        fputs("null,\n", f);
+        return;
+    }
+    fprintf(f, "{\"unknown\": %lld, \"factors\": {", (long long)cov.unknown);
+    for (int k = 0; k < (int)IOHW_FACTOR_COUNT; k++) {
+        fputs(k > 0 ? ",\n    " : "\n    ", f);
+        iohw__json_string(f, iohw_factor_name((iohw_factor)k));
+        fputs(": {", f);
+        for (int i = 0; i < cov.nlevels[k]; i++) {
+            const iohw_factor_level *l = &cov.levels[k][i];
+            fputs(i > 0 ? ", " : "", f);
+            iohw__json_string(f, l->value);
+            fputs(": {", f);
+            for (int o = 0; o < (int)IOHW_OUTCOME_COUNT; o++)
+                fprintf(f, "%s\"%s\": %lld", o > 0 ? ", " : "",
+                        iohw_outcome_name((iohw_outcome)o), (long long)l->count[o]);
+            fputs("}", f);
+        }
+        fputs("}", f);
+    }
+    iohw_pair_summary ps;
+    iohw_coverage_pairs(&cov, &ps);
+    fprintf(f, "},\n    \"pairs\": {\"possible\": %lld, \"exercised\": %lld, "
+               "\"passing\": %lld, \"failing\": %lld}},\n",
+            (long long)ps.possible, (long long)ps.exercised, (long long)ps.passing,
+            (long long)ps.failing);
+    iohw_coverage_free(&cov);
+}
+
+static void write_case(FILE *f, const iohw_run_results *r, int64_t i,
+                       const iohw_report_options *o)
+{
+    const iohw_result *c = &r->items[i];
+    char category[160], repro[2048];
+    iohw_report_category(c, category, sizeof category);
+    iohw__repro(o, c, repro, sizeof repro);
+    fputs("    {\"id\": ", f);
+    iohw__json_string(f, c->case_id);
+    fputs(", \"file\": ", f);
+    iohw__json_string(f, c->file);
+    fputs(", \"category\": ", f);
+    iohw__json_string(f, category);
+    fputs(", \"descriptor\": ", f);
+    iohw__json_string(f, c->descriptor);
+    fputs(", \"tags\": ", f);
+    iohw__json_string(f, c->tags);
+    fprintf(f, ", \"status\": \"%s\", \"message\": ", iohw_result_status_name(c->status));
+    iohw__json_string(f, c->message);
+    fputs(", \"diagnosis\": ", f);
+    iohw__json_string(f, c->diagnosis);
+    fputs(", \"repro\": ", f);
+    iohw__json_string(f, repro);
+    fprintf(f, ", \"exact\": %s, \"elements\": %lld, \"mismatches\": %lld, "
+               "\"unwritten\": %lld, \"worst_ratio\": ",
+            c->exact ? "true" : "false", (long long)c->elements,
+            (long long)c->mismatches, (long long)c->unwritten);
+    iohw__json_double(f, c->worst_ratio);
+    fputs(", \"seconds\": ", f);
+    iohw__json_double(f, c->seconds);
+    fputs(", \"wall\": ", f);
+    if (r->wall != NULL)
+        iohw__json_double(f, r->wall[i]);
+    else
+        fputs("null", f);
+    fputs(", \"points\": [", f);
+    int np = c->npoints < 0 ? 0 : c->npoints > IOHW_RESULT_POINTS ? IOHW_RESULT_POINTS
+                                                                 : c->npoints;
+    for (int k = 0; k < np; k++) {
+        const iohw_point *p = &c->points[k];
+        fprintf(f, "%s{\"index\": %lld, \"coord\": [%lld, %lld, %lld, %lld, %lld], "
+                   "\"expected\": ",
+                k > 0 ? ", " : "", (long long)p->index, (long long)p->coord[0],
+                (long long)p->coord[1], (long long)p->coord[2],
+                (long long)p->coord[3], (long long)p->coord[4]);
+        iohw__json_double(f, p->expected);
+        fputs(", \"got\": ", f);
+        iohw__json_double(f, p->got);
+        fputs(", \"bound\": ", f);
+        iohw__json_double(f, p->bound);
+        fputs("}", f);
+    }
+    fputs("]", f);
+    if (iohw__has_errmap(c)) {
+        fprintf(f, ", \"errmap\": [");
+        for (size_t k = 0; k < sizeof c->errmap; k++)
+            fprintf(f, "%s%u", k > 0 ? "," : "", (unsigned)c->errmap[k]);
+        fputs("]", f);
+    }
+    fputs("}", f);
+}
+
+int iohw_report_json(FILE *f, const iohw_run_results *r,
+                     const iohw_report_options *o)
+{
+    static const iohw_report_options none;
+    if (o == NULL)
+        o = &none;
+    fprintf(f, "{\n  \"iohw_report_version\": %d,\n  \"iohw_version\": ",
+            IOHW_REPORT_VERSION);
+    iohw__json_string(f, o->iohw_version != NULL ? o->iohw_version : IOHW_VERSION_STRING);
+    fputs(",\n", f);
+    write_run(f, r, o);
+    write_summary(f, r);
+    write_baseline(f, o->baseline);
+    write_coverage(f, r);
+    fputs("  \"cases\": [", f);
+    for (int64_t i = 0; i < r->count; i++) {
+        fputs(i > 0 ? ",\n" : "\n", f);
+        write_case(f, r, i, o);
+    }
+    fputs(r->count > 0 ? "\n  ]\n}\n" : "]\n}\n", f);
+    return ferror(f) ? -1 : 0;
+}

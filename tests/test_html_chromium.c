@@ -1,0 +1,107 @@
+/*
+ * tests/test_html_chromium.c - the HTML report opened in a real browser:
+ * headless Chromium loads a report full of hostile strings, failures with
+ * heat maps and a baseline, and tests/check_html.sh checks that the page's
+ * script ran to its end without errors and that nothing was fetched.
+ * Skipped when /usr/bin/chromium is not installed.
+ */
+#include <criterion/criterion.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "reports/reports.h"
+
+#define D1 "n=2 ci=4 co=6 g=2 in=5x7 k=3x2 s=2x1 d=1x2 pad=1:0x0:1 op=1x0 bias=1 " \
+           "dt=f32 xl=NHWC wl=OIHW fill=normal seed=7"
+#define D2 "ci=4 co=4 g=4 in=3x4x5 k=2x3x2 s=2 d=2x1x1 dt=bf16 xl=NDHWC " \
+           "wl=GOIDHW fill=exact"
+
+static const char *const statuses_cycle[] = {"PASS", "FAIL", "PASS", "UNSUPPORTED",
+                                             "CRASH", "PASS", "WAIVED", "INVALID"};
+
+static void run_check(const char *html, int expect_ok)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "bash '%s/tests/check_html.sh' '%s'", IOHW_SOURCE_DIR, html);
+    int st = system(cmd);
+    cr_assert(WIFEXITED(st), "check_html.sh did not exit");
+    if (WEXITSTATUS(st) == 77)
+        cr_skip_test("chromium is not installed");
+    if (expect_ok)
+        cr_expect_eq(WEXITSTATUS(st), 0, "check_html.sh failed on %s", html);
+    else
+        cr_expect_eq(WEXITSTATUS(st), 1, "check_html.sh passed a broken page %s", html);
+}
+
+Test(html_chromium, renders_a_hostile_report_without_errors, .timeout = 300)
+{
+    if (access("/usr/bin/chromium", X_OK) != 0)
+        cr_skip_test("/usr/bin/chromium is not installed");
+    enum { N = 40 };
+    static iohw_result it[N];
+    for (int i = 0; i < N; i++) {
+        iohw_result *r = &it[i];
+        iohw_result_status s;
+        memset(r, 0, sizeof *r);
+        iohw_result_status_parse(statuses_cycle[i % 8], &s);
+        snprintf(r->case_id, sizeof r->case_id, "ct%dd.cat%d.%04d", 2 + i % 2, i % 3, i);
+        snprintf(r->file, sizeof r->file, "suite/f%d.h5", i % 2);
+        snprintf(r->descriptor, sizeof r->descriptor, "%s", i % 2 ? D2 : D1);
+        snprintf(r->tags, sizeof r->tags, "rank%d,<b>tag</b>", 2 + i % 2);
+        r->status = s;
+        snprintf(r->message, sizeof r->message,
+                 "msg %d </script><script>document.body.setAttribute("
+                 "'data-iohw-js-error','injected')</script> \x01 \xff '\" `${x}`", i);
+        r->elements = s == IOHW_RESULT_UNSUPPORTED || s == IOHW_RESULT_INVALID ? 0 : 480;
+        r->worst_ratio = s == IOHW_RESULT_FAIL ? (i % 3 ? INFINITY : 1e5) : 0.1 * i;
+        r->seconds = 0.001 * i;
+        if (s == IOHW_RESULT_FAIL || s == IOHW_RESULT_CRASH) {
+            r->mismatches = 3;
+            r->npoints = 3;
+            for (int k = 0; k < 3; k++)
+                r->points[k] = (iohw_point){k, {0, k, 0, k, 2 * k}, 1, 2, 1e-6};
+            if (i % 3 == 1)
+                for (int b = 0; b < IOHW_RESULT_ERRMAP * IOHW_RESULT_ERRMAP; b += 7)
+                    r->errmap[b] = (uint8_t)(b % 256);
+        }
+    }
+    /* A descriptor that does not parse must not break the page either. */
+    snprintf(it[5].descriptor, sizeof it[5].descriptor, "ci=</script>");
+    iohw_run_results r = {.items = it, .count = N, .seconds = 4.2};
+    snprintf(r.backend_name, sizeof r.backend_name, "<i>naive</i>");
+    snprintf(r.backend_version, sizeof r.backend_version, "1.0 \"q\"");
+    iohw_baseline bl;
+    cr_assert_eq(iohw_baseline_parse("stale.one <b>reason</b>\n", "bl.txt", &bl, NULL), 0);
+
+    char html[512];
+    snprintf(html, sizeof html, "%s/chromium-%d.html", IOHW_TEST_TMP, (int)getpid());
+    iohw_report_options o = {.html = html, .backend_path = "/x/lib'q.so",
+                             .baseline = &bl, .start_time = 1796209786};
+    iohw_error err = {{0}};
+    cr_assert_eq(iohw_reports_write(&r, &o, &err), 0, "%s", err.msg);
+    run_check(html, 1);
+    iohw_baseline_free(&bl);
+    remove(html);
+}
+
+Test(html_chromium, notices_a_page_whose_script_fails, .timeout = 300)
+{
+    if (access("/usr/bin/chromium", X_OK) != 0)
+        cr_skip_test("/usr/bin/chromium is not installed");
+    /* The checker itself must be able to fail: a page that throws. */
+    char html[512];
+    snprintf(html, sizeof html, "%s/chromium-bad-%d.html", IOHW_TEST_TMP, (int)getpid());
+    FILE *f = fopen(html, "w");
+    cr_assert_not_null(f);
+    fputs("<!DOCTYPE html><html><body><div id=\"pair-grid\"><table></table></div>"
+          "<script>null.boom();document.body.setAttribute('data-iohw-ready','1');"
+          "</script></body></html>\n", f);
+    fclose(f);
+    run_check(html, 0);
+    remove(html);
+}
