@@ -1,13 +1,17 @@
 /*
  * cli/cmd_show.c - `iohw show FILE[:case_id] ...`: prints cases in a form a
  * person can read: attributes, dataset shapes and layouts, the first values
- * and simple statistics of every tensor.
+ * and simple statistics of every tensor.  `iohw show DIR` summarizes a
+ * suite directory instead: its cases counted by file, rank, dtype, fill and
+ * tag.
  */
 #include "cli/cli.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cases/case.h"
@@ -19,6 +23,7 @@
 
 const char iohw_cli_show_help[] =
     "Usage: iohw show FILE[:CASE_ID] [FILE[:CASE_ID] ...]\n"
+    "       iohw show DIR\n"
     "\n"
     "Prints every case of FILE, or only CASE_ID: its id, descriptor and tags,\n"
     "the problem's attributes, the shape and layout of every dataset, terms_max,\n"
@@ -27,9 +32,15 @@ const char iohw_cli_show_help[] =
     "A case without outputs (a user file before 'iohw oracle') is shown\n"
     "without them.\n"
     "\n"
+    "For a directory (a suite written by 'iohw gen --profile'), prints a\n"
+    "summary instead: the number of cases and bytes, then the cases counted by\n"
+    "file, rank, dtype, fill and tag, read from the *.h5 files' attributes, and\n"
+    "whether manifest.txt lists as many.\n"
+    "\n"
     "Options:\n"
     "  FILE[:CASE_ID]   a case file, optionally one case of it (required;\n"
     "                   default: every case)\n"
+    "  DIR              a suite directory\n"
     "  -h, --help       this text\n"
     "\n"
     "Exit status: 0 when everything was shown, 2 when a file, a case id or a\n"
@@ -37,7 +48,8 @@ const char iohw_cli_show_help[] =
     "\n"
     "Example:\n"
     "  iohw show case.h5\n"
-    "  iohw show case.h5:problem.0\n";
+    "  iohw show case.h5:problem.0\n"
+    "  iohw show suite/\n";
 
 static void print_axes(const char *name, const int64_t *v, uint32_t rank)
 {
@@ -242,6 +254,199 @@ static int show_arg(const char *arg, int *first)
     return rc;
 }
 
+/* --- suite directories --------------------------------------------------- */
+
+/* Named counts, kept sorted by name. */
+typedef struct tally {
+    char (*name)[64];
+    long long *n;
+    int count, cap;
+} tally;
+
+static int tally_add(tally *t, const char *name, size_t len)
+{
+    int lo = 0, hi = t->count;
+    if (len >= 64)
+        len = 63;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        int c = strncmp(t->name[mid], name, len);
+        if (c == 0 && t->name[mid][len] != '\0')
+            c = 1;
+        if (c == 0) {
+            t->n[mid]++;
+            return 0;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (t->count == t->cap) {
+        int cap = t->cap > 0 ? 2 * t->cap : 32;
+        void *nv = realloc(t->name, (size_t)cap * sizeof *t->name);
+        if (nv == NULL)
+            return -1;
+        t->name = nv;
+        nv = realloc(t->n, (size_t)cap * sizeof *t->n);
+        if (nv == NULL)
+            return -1;
+        t->n = nv;
+        t->cap = cap;
+    }
+    memmove(t->name + lo + 1, t->name + lo, (size_t)(t->count - lo) * sizeof *t->name);
+    memmove(t->n + lo + 1, t->n + lo, (size_t)(t->count - lo) * sizeof *t->n);
+    memcpy(t->name[lo], name, len);
+    t->name[lo][len] = '\0';
+    t->n[lo] = 1;
+    t->count++;
+    return 0;
+}
+
+static void tally_print(const char *title, const tally *t)
+{
+    printf("%s\n", title);
+    for (int i = 0; i < t->count; i++)
+        printf("  %-24s %8lld\n", t->name[i], t->n[i]);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Counts the cases of one file into the tallies; -1 after a message. */
+static int tally_file(const char *dir, const char *name, tally t[5], long long *cases)
+{
+    char path[4096];
+    iohw_error e;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    iohw_case_file *f = iohw_case_file_open(path, &e);
+    if (f == NULL) {
+        iohw_cli_error("show: %s", e.msg);
+        return -1;
+    }
+    int rc = 0;
+    for (int j = 0; j < iohw_case_file_count(f) && rc == 0; j++) {
+        iohw_case c;
+        if (iohw_case_file_read(f, iohw_case_file_id(f, j), IOHW_READ_ATTRS, &c, &e) != 0) {
+            iohw_cli_error("show: %s", e.msg);
+            rc = -1;
+            break;
+        }
+        char rank[8];
+        snprintf(rank, sizeof rank, "%ud", (unsigned)c.p.rank);
+        const char *dt = iohw_dtype_name(c.p.dtype);
+        rc |= tally_add(&t[0], name, strlen(name));
+        rc |= tally_add(&t[1], rank, strlen(rank));
+        rc |= tally_add(&t[2], dt, strlen(dt));
+        rc |= tally_add(&t[3], c.fill, strlen(c.fill));
+        for (const char *s = c.tags; s != NULL && *s != '\0';) {
+            const char *comma = strchr(s, ',');
+            size_t len = comma != NULL ? (size_t)(comma - s) : strlen(s);
+            rc |= tally_add(&t[4], s, len);
+            s = comma != NULL ? comma + 1 : NULL;
+        }
+        if (rc != 0)
+            iohw_cli_error("show: out of memory");
+        (*cases)++;
+        iohw_case_free(&c);
+    }
+    iohw_case_file_close(f, NULL);
+    return rc;
+}
+
+/* `iohw show DIR`: the suite's cases counted by file, rank, dtype, fill and
+ * tag. */
+static int show_suite(const char *dir)
+{
+    static const char *const titles[5] = {"file", "rank", "dtype", "fill", "tag"};
+    tally t[5];
+    char **names = NULL;
+    int nnames = 0, cap = 0, rc = 0;
+    long long cases = 0, bytes = 0;
+
+    DIR *d = opendir(dir);
+    if (d == NULL) {
+        iohw_cli_error("show: cannot read directory %s", dir);
+        return -1;
+    }
+    struct dirent *ent;
+    while ((ent = readdir(d)) != NULL && rc == 0) {
+        size_t len = strlen(ent->d_name);
+        if (len < 4 || strcmp(ent->d_name + len - 3, ".h5") != 0)
+            continue;
+        if (nnames == cap) {
+            cap = cap > 0 ? 2 * cap : 16;
+            char **v = realloc(names, (size_t)cap * sizeof *v);
+            if (v == NULL) {
+                rc = -1;
+                break;
+            }
+            names = v;
+        }
+        names[nnames] = malloc(len + 1);
+        if (names[nnames] == NULL) {
+            rc = -1;
+            break;
+        }
+        memcpy(names[nnames++], ent->d_name, len + 1);
+    }
+    closedir(d);
+    if (rc != 0) {
+        iohw_cli_error("show: out of memory listing %s", dir);
+    } else if (nnames == 0) {
+        iohw_cli_error("show: %s holds no *.h5 case file", dir);
+        rc = -1;
+    }
+
+    /* Count. */
+    memset(t, 0, sizeof t);
+    if (names != NULL)
+        qsort(names, (size_t)nnames, sizeof *names, cmp_names);
+    for (int k = 0; k < nnames && rc == 0; k++) {
+        char path[4096];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+        if (stat(path, &st) == 0)
+            bytes += (long long)st.st_size;
+        rc = tally_file(dir, names[k], t, &cases);
+    }
+
+    /* Print. */
+    if (rc == 0) {
+        char path[4096];
+        printf("suite %s: %lld cases in %d files, %lld bytes\n", dir, cases, nnames, bytes);
+        snprintf(path, sizeof path, "%s/manifest.txt", dir);
+        FILE *m = fopen(path, "r");
+        if (m != NULL) {
+            long long lines = 0;
+            int ch;
+            while ((ch = fgetc(m)) != EOF)
+                lines += ch == '\n';
+            fclose(m);
+            printf("manifest.txt lists %lld cases%s\n", lines,
+                   lines == cases ? "" : " (it does not match the files)");
+        }
+        for (int k = 0; k < 5; k++)
+            tally_print(titles[k], &t[k]);
+    }
+    for (int k = 0; k < 5; k++) {
+        free(t[k].name);
+        free(t[k].n);
+    }
+    for (int k = 0; k < nnames; k++)
+        free(names[k]);
+    free(names);
+    return rc;
+}
+
+static int is_directory(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 int iohw_cli_show(int argc, char **argv)
 {
     int nargs = 0;
@@ -258,11 +463,18 @@ int iohw_cli_show(int argc, char **argv)
         nargs++;
     }
     if (nargs == 0)
-        return iohw_cli_usage("show", "missing FILE[:CASE_ID]");
+        return iohw_cli_usage("show", "missing FILE[:CASE_ID] or DIR");
     for (int i = 1; i < argc; i++) {
         fflush(stdout);
-        if (show_arg(argv[i], &first) != 0)
+        if (is_directory(argv[i])) {
+            if (!first)
+                printf("\n");
+            first = 0;
+            if (show_suite(argv[i]) != 0)
+                status = IOHW_EXIT_USAGE;
+        } else if (show_arg(argv[i], &first) != 0) {
             status = IOHW_EXIT_USAGE;
+        }
     }
     return status;
 }

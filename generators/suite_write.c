@@ -1,0 +1,248 @@
+/*
+ * generators/suite_write.c - iohw_suite_write: making the planned cases and
+ * writing them, one file per category, plus manifest.txt.
+ *
+ * Method: `threads` workers take case numbers in order and make each case
+ * (fill, oracle) into a window of slots; the calling thread writes the
+ * slots strictly in plan order, so the files are the same for any number
+ * of threads.  A worker runs at most WINDOW_PER_THREAD * threads cases ahead
+ * of the writer, which bounds the memory.  Only the calling thread touches
+ * HDF5.  The first failure stops the workers; files already written stay.
+ */
+#include "generators/suite_internal.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "generators/generators.h"
+
+#define WINDOW_PER_THREAD 4
+#define PATH_MAX_LEN 4096
+
+typedef struct slot {
+    int ready;
+    int failed;
+    iohw_case c;
+    iohw_error e;
+} slot;
+
+typedef struct pool {
+    const iohw_plan *plan;
+    slot *slots;
+    int64_t window;
+    int64_t next;      /* next case to make */
+    int64_t written;   /* cases taken by the writer */
+    int stop;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} pool;
+
+static void make_one(const iohw_plan *plan, int64_t i, slot *s)
+{
+    const iohw_plan_case *pc = &plan->cases[i];
+    memset(s, 0, sizeof *s);
+    if (iohw_make_case(&pc->desc, pc->id, pc->tags[0] != '\0' ? pc->tags : NULL, 1,
+                       &s->c, &s->e) != 0)
+        s->failed = 1;
+}
+
+static void *worker(void *arg)
+{
+    pool *pl = arg;
+    pthread_mutex_lock(&pl->mu);
+    for (;;) {
+        if (pl->stop || pl->next >= pl->plan->count)
+            break;
+        if (pl->next >= pl->written + pl->window) {
+            pthread_cond_wait(&pl->cv, &pl->mu);
+            continue;
+        }
+        const int64_t i = pl->next++;
+        pthread_mutex_unlock(&pl->mu);
+        slot s;
+        make_one(pl->plan, i, &s);
+        pthread_mutex_lock(&pl->mu);
+        pl->slots[i % pl->window] = s;
+        pl->slots[i % pl->window].ready = 1;
+        pthread_cond_broadcast(&pl->cv);
+    }
+    pthread_mutex_unlock(&pl->mu);
+    return NULL;
+}
+
+/* Takes case i from the pool (waiting for it). */
+static void take(pool *pl, int64_t i, slot *out)
+{
+    pthread_mutex_lock(&pl->mu);
+    slot *s = &pl->slots[i % pl->window];
+    while (!s->ready)
+        pthread_cond_wait(&pl->cv, &pl->mu);
+    *out = *s;
+    memset(s, 0, sizeof *s);
+    pl->written = i + 1;
+    pthread_cond_broadcast(&pl->cv);
+    pthread_mutex_unlock(&pl->mu);
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int64_t file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (int64_t)st.st_size : 0;
+}
+
+static int join_path(char *buf, size_t n, const char *dir, const char *name,
+                     iohw_error *err)
+{
+    int len = snprintf(buf, n, "%s/%s", dir, name);
+    if (len < 0 || (size_t)len >= n)
+        return iohw_error_set(err, "suite: path %s/%s too long", dir, name);
+    return 0;
+}
+
+static int write_manifest(const iohw_plan *plan, const char *dir,
+                          iohw_suite_report *r, iohw_error *err)
+{
+    char path[PATH_MAX_LEN];
+    if (join_path(path, sizeof path, dir, "manifest.txt", err) != 0)
+        return -1;
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        return iohw_error_set(err, "cannot write %s: %s", path, strerror(errno));
+    int rc = iohw_plan_write_manifest(plan, f, err);
+    if (fclose(f) != 0 && rc == 0)
+        rc = iohw_error_set(err, "cannot write %s: %s", path, strerror(errno));
+    if (rc != 0)
+        return iohw_error_prefix(err, "%s", path);
+    r->bytes += file_size(path);
+    return 0;
+}
+
+int iohw_suite_write(const iohw_plan *plan, const char *dir, int threads,
+                     FILE *log, iohw_suite_report *report, iohw_error *err)
+{
+    char path[PATH_MAX_LEN];
+    iohw_suite_report r;
+    pool pl;
+    pthread_t tid[256];
+    int nthreads = 0, rc = -1, file = -1;
+    iohw_case_file *f = NULL;
+
+    /* Test the arguments. */
+    if (plan == NULL)
+        return iohw_error_set(err, "suite: argument plan is NULL");
+    if (dir == NULL || dir[0] == '\0')
+        return iohw_error_set(err, "suite: argument dir is empty");
+    memset(&r, 0, sizeof r);
+    const double t0 = now();
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return iohw_error_set(err, "cannot create directory %s: %s", dir, strerror(errno));
+
+    /* Files of categories without cases would be stale: remove them. */
+    for (int k = 0; k < plan->nfiles; k++)
+        if (plan->file_cases[k] == 0 && join_path(path, sizeof path, dir, plan->files[k],
+                                                   NULL) == 0)
+            unlink(path);
+
+    /* Workers. */
+    memset(&pl, 0, sizeof pl);
+    pl.plan = plan;
+    if (threads > 256)
+        threads = 256;
+    pl.window = threads > 1 ? (int64_t)WINDOW_PER_THREAD * threads : 1;
+    pl.slots = calloc((size_t)pl.window, sizeof *pl.slots);
+    if (pl.slots == NULL)
+        return iohw_error_set(err, "suite: out of memory");
+    pthread_mutex_init(&pl.mu, NULL);
+    pthread_cond_init(&pl.cv, NULL);
+    for (int t = 0; threads > 1 && t < threads; t++) {
+        if (pthread_create(&tid[t], NULL, worker, &pl) != 0)
+            break;
+        nthreads++;
+    }
+
+    /* Write in plan order. */
+    for (int64_t i = 0; i < plan->count; i++) {
+        const iohw_plan_case *pc = &plan->cases[i];
+        slot s;
+        if (nthreads > 0)
+            take(&pl, i, &s);
+        else
+            make_one(plan, i, &s);
+        if (s.failed) {
+            if (err != NULL)
+                *err = s.e;
+            goto done;
+        }
+        if (pc->file != file) {
+            if (f != NULL && iohw_case_file_close(f, err) != 0) {
+                f = NULL;
+                iohw_case_free(&s.c);
+                goto done;
+            }
+            f = NULL;
+            if (file >= 0) {
+                r.file_bytes[file] = file_size(path);
+                if (log != NULL)
+                    fprintf(log, "  %-16s %7lld cases %12lld bytes\n", plan->files[file],
+                            (long long)plan->file_cases[file], (long long)r.file_bytes[file]);
+            }
+            file = pc->file;
+            if (join_path(path, sizeof path, dir, plan->files[file], err) != 0
+                || (f = iohw_case_file_create(path, err)) == NULL) {
+                iohw_case_free(&s.c);
+                goto done;
+            }
+        }
+        int wrc = iohw_case_file_write(f, &s.c, err);
+        iohw_case_free(&s.c);
+        if (wrc != 0)
+            goto done;
+        r.cases++;
+    }
+    if (f != NULL) {
+        int crc = iohw_case_file_close(f, err);
+        f = NULL;
+        if (crc != 0)
+            goto done;
+        r.file_bytes[file] = file_size(path);
+        if (log != NULL)
+            fprintf(log, "  %-16s %7lld cases %12lld bytes\n", plan->files[file],
+                    (long long)plan->file_cases[file], (long long)r.file_bytes[file]);
+    }
+    for (int k = 0; k < plan->nfiles; k++)
+        r.bytes += r.file_bytes[k];
+    if (write_manifest(plan, dir, &r, err) != 0)
+        goto done;
+    rc = 0;
+
+done:
+    if (f != NULL)
+        iohw_case_file_close(f, NULL);
+    pthread_mutex_lock(&pl.mu);
+    pl.stop = 1;
+    pthread_cond_broadcast(&pl.cv);
+    pthread_mutex_unlock(&pl.mu);
+    for (int t = 0; t < nthreads; t++)
+        pthread_join(tid[t], NULL);
+    for (int64_t k = 0; k < pl.window; k++)
+        iohw_case_free(&pl.slots[k].c);
+    free(pl.slots);
+    pthread_mutex_destroy(&pl.mu);
+    pthread_cond_destroy(&pl.cv);
+    r.seconds = now() - t0;
+    if (report != NULL)
+        *report = r;
+    return rc;
+}
