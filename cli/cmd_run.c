@@ -53,6 +53,11 @@ const char iohw_cli_run_help[] =
     "  --resume            keep the results already in the journal and run only\n"
     "                      the other cases (a line cut short is ignored)\n"
     "  --list              print the selected cases (id and descriptor) and exit\n"
+    "  --adapt-layout      when the backend does not claim a case, ask it for\n"
+    "                      the same problem in other data and weight layouts\n"
+    "                      (most common first) and run the case re-expressed\n"
+    "                      in the first pair it claims; the result's message\n"
+    "                      says which.  Without it such cases are UNSUPPORTED\n"
     "  --no-diagnose       do not re-run the oracle under classic\n"
     "                      misinterpretations to name the bug behind a FAIL\n"
     "  --quiet             no progress output (failure blocks and the summary\n"
@@ -193,6 +198,8 @@ static int parse_args(int argc, char **argv, iohw_run_options *o,
             *list = 1;
         } else if (strcmp(a, "--no-diagnose") == 0) {
             o->diagnose = 0;
+        } else if (strcmp(a, "--adapt-layout") == 0) {
+            o->adapt_layout = 1;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             o->progress = -1;
         } else if (a[0] == '-' && a[1] != '\0') {

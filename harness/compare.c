@@ -166,6 +166,24 @@ static void decode_point(const iohw_layout_map *m, int64_t idx, int64_t *coord)
     }
 }
 
+/* Counts a mismatch at semantic coordinates coord in the coarse map of
+ * harness/result.h: bin (h * B / O_h, w * B / O_w), saturating at 255. */
+static void errmap_add(const iohw_problem *p, const int64_t *coord,
+                       uint8_t *map)
+{
+    const int64_t B = IOHW_RESULT_ERRMAP;
+    const int R = (int)p->rank;
+    const int64_t OH = R >= 2 ? p->out_size[R - 2] : 1;
+    const int64_t OW = p->out_size[R - 1];
+    const int64_t bh = coord[3] * B / OH;
+    const int64_t bw = coord[4] * B / OW;
+    if (bh < 0 || bh >= B || bw < 0 || bw >= B)
+        return;
+    uint8_t *cell = &map[bh * B + bw];
+    if (*cell < 255)
+        (*cell)++;
+}
+
 static void set_dtype_limits(judge *j)
 {
     switch (j->dt) {
@@ -247,6 +265,7 @@ void iohw_compare(const iohw_case *c, const void *y, const void *sentinel_bits,
     r->unwritten = 0;
     r->worst_ratio = 0.0;
     r->npoints = 0;
+    memset(r->errmap, 0, sizeof r->errmap);
     why = check_case(c, y);
     if (why != NULL) {
         r->status = IOHW_RESULT_INVALID;
@@ -288,19 +307,23 @@ void iohw_compare(const iohw_case *c, const void *y, const void *sentinel_bits,
             if (ok)
                 continue;
             r->mismatches++;
+
+            /* Where it sits: coordinates, the coarse error map. */
+            int64_t coord[5] = {-1, -1, -1, -1, -1};
+            if (!have_map)
+                have_map = iohw_layout_data_map(&c->p, 1, &map, NULL) == 0 ? 1 : -1;
+            if (have_map == 1) {
+                decode_point(&map, i, coord);
+                errmap_add(&c->p, coord, r->errmap);
+            }
             if (r->npoints >= IOHW_RESULT_POINTS)
                 continue;
 
-            /* Record the point, decoding its coordinates. */
+            /* Record the point. */
             iohw_point *pt = &r->points[r->npoints++];
-            if (!have_map)
-                have_map = iohw_layout_data_map(&c->p, 1, &map, NULL) == 0 ? 1 : -1;
             pt->index = i;
-            if (have_map == 1)
-                decode_point(&map, i, pt->coord);
-            else
-                for (int a = 0; a < 5; a++)
-                    pt->coord[a] = -1;
+            for (int a = 0; a < 5; a++)
+                pt->coord[a] = coord[a];
             pt->expected = c->y_f64[i];
             pt->got = got[k];
             pt->bound = bound;

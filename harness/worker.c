@@ -32,6 +32,15 @@ _Static_assert(sizeof(iohw_worker_reply) <= PIPE_BUF,
 _Static_assert(sizeof(iohw_worker_request) <= PIPE_BUF,
                "a request must fit in one atomic pipe write");
 
+#ifdef IOHW_COVERAGE
+/* Workers leave with _exit(), which skips gcov's exit handler: write the
+ * coverage counters first in coverage builds. */
+void __gcov_dump(void);
+#define worker_exit(code) (__gcov_dump(), _exit(code))
+#else
+#define worker_exit(code) _exit(code)
+#endif
+
 /* The one piece of process-wide state: a signal handler can reach nothing
  * else.  Set once in the worker process before any backend code runs. */
 static iohw_worker_note *fault_note;
@@ -481,7 +490,7 @@ void iohw_worker_main(const iohw_worker_config *cfg, int req_fd, int rep_fd,
 
     worker *wk = calloc(1, sizeof *wk);
     if (wk == NULL)
-        _exit(70);
+        worker_exit(70);
     wk->cfg = cfg;
     wk->note = note;
     iohw_error err = {{0}};
@@ -500,7 +509,7 @@ void iohw_worker_main(const iohw_worker_config *cfg, int req_fd, int rep_fd,
     iohw_worker_request rq;
     iohw_worker_reply *rep = calloc(1, sizeof *rep);
     if (rep == NULL)
-        _exit(70);
+        worker_exit(70);
     while (iohw__read_full(req_fd, &rq, sizeof rq) == 1) {
         memset(rep, 0, sizeof *rep);
         rep->task = rq.task;
@@ -512,5 +521,5 @@ void iohw_worker_main(const iohw_worker_config *cfg, int req_fd, int rep_fd,
         iohw_case_file_close(wk->file, NULL);
     if (wk->loaded)
         iohw_backend_unload(&wk->lb);
-    _exit(0);
+    worker_exit(0);
 }

@@ -122,3 +122,65 @@ Test(adapt, lists_common_candidates_first_and_every_data_permutation)
         cr_assert_eq(iohw_layout_check_weight(w[i], 2, NULL), 0, "%s", w[i]);
     cr_assert_eq(iohw_adapt_data_candidates(4, d, 128), 0);
 }
+
+/* --- through `iohw run` -------------------------------------------------- */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Occurrences of needle in the file at path. */
+static int count_in_file(const char *path, const char *needle)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s", path);
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    int count = 0;
+    for (const char *p = buf; (p = strstr(p, needle)) != NULL; p++)
+        count++;
+    return count;
+}
+
+static int run_cmd(const char *cmd)
+{
+    int st = system(cmd);
+    cr_assert(WIFEXITED(st), "%s", cmd);
+    return WEXITSTATUS(st);
+}
+
+Test(adapt, lets_a_backend_that_takes_only_channels_last_pass_every_case)
+{
+    char dir[512], cmd[4096];
+    snprintf(dir, sizeof dir, "%s/adapt-%d", IOHW_TEST_TMP, (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && '%s' gen -o '%s/t.h5'"
+             " --problem 'ci=2 co=3 in=5 k=3 s=2'"
+             " --problem 'ci=4 co=6 g=2 in=4x3 k=3x2 s=2 bias=1 xl=NHWC wl=OIHW'"
+             " --problem 'ci=2 co=2 in=3x2x2 k=2 dt=f64'"
+             " --problem 'ci=3 co=2 in=4x4 k=2 dt=bf16 xl=CHWN wl=HWIO fill=exact'"
+             " > /dev/null", dir, dir, IOHW_BIN, dir);
+    cr_assert_eq(run_cmd(cmd), 0);
+
+    /* The picky backend claims NHWC-like data with GOHWI-like weights only:
+     * without the flag, three of the four cases are skipped... */
+    snprintf(cmd, sizeof cmd, "'%s' run --quiet --jobs 1 --backend "
+             "'%s/libiohw_picky.so' '%s/t.h5' --json '%s/plain.json' > /dev/null",
+             IOHW_BIN, IOHW_BACKEND_DIR, dir, dir);
+    cr_assert_eq(run_cmd(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/plain.json", dir);
+    cr_assert_eq(count_in_file(cmd, "\"status\": \"UNSUPPORTED\""), 4,
+                 "every case is in layouts the picky backend refuses");
+
+    /* ...with it, all four run in adapted layouts and pass. */
+    snprintf(cmd, sizeof cmd, "'%s' run --quiet --jobs 1 --adapt-layout --backend "
+             "'%s/libiohw_picky.so' '%s/t.h5' --json '%s/adapted.json' > /dev/null",
+             IOHW_BIN, IOHW_BACKEND_DIR, dir, dir);
+    cr_assert_eq(run_cmd(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/adapted.json", dir);
+    cr_assert_eq(count_in_file(cmd, "\"status\": \"PASS\""), 4);
+    cr_assert_eq(count_in_file(cmd, "run with layouts NHWC/GOHWI (adapted from NHWC/OIHW)"), 1);
+    cr_assert_eq(count_in_file(cmd, "run with layouts NHWC/GOHWI (adapted from CHWN/HWIO)"), 1);
+}

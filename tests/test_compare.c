@@ -467,3 +467,34 @@ Test(compare, only_the_first_points_are_kept_but_every_mismatch_counts)
     for (int k = 0; k < IOHW_RESULT_POINTS; k++)
         cr_expect_eq(r.points[k].index, k);
 }
+
+Test(compare, the_error_map_bins_every_mismatch_by_h_and_w)
+{
+    tiny t;
+    const int64_t in[2] = {2, 4};
+    /* NCHW [2][3][2][4], O_h = 2, O_w = 4, 16 bins per axis: bin row
+     * h*16/2 = 8h, bin column w*16/4 = 4w.  Mismatches at 5 = (n0 c0 h1 w1),
+     * 19 = (n0 c2 h0 w3), 47 = (n1 c2 h1 w3) and 45 = (n1 c2 h1 w1):
+     * bins (8, 4) twice, (0, 12) once, (8, 12) once; nothing else. */
+    const int64_t idx[4] = {47, 5, 19, 45};
+    iohw_result r = wrong_at(&t, 2, in, "NCHW", 2, 3, idx, 4);
+    const int B = IOHW_RESULT_ERRMAP;
+    int total = 0;
+    for (int i = 0; i < B * B; i++)
+        total += r.errmap[i];
+    cr_expect_eq(total, 4);
+    cr_expect_eq(r.errmap[8 * B + 4], 2);
+    cr_expect_eq(r.errmap[0 * B + 12], 1);
+    cr_expect_eq(r.errmap[8 * B + 12], 1);
+}
+
+Test(compare, the_error_map_of_rank_one_uses_a_single_row)
+{
+    tiny t;
+    const int64_t in[1] = {5};
+    /* NWC [2][5][3], O_w = 5: w = 4 -> column 4*16/5 = 12, row 0.
+     * 29 = (n1 c2 w4), 14 = (n0 c2 w4). */
+    const int64_t idx[2] = {29, 14};
+    iohw_result r = wrong_at(&t, 1, in, "NWC", 2, 3, idx, 2);
+    cr_expect_eq(r.errmap[12], 2);
+}
