@@ -188,7 +188,7 @@ static inline void expect_error(const char *path, const char *id, unsigned what,
     iohw_case zero;
     memset(&zero, 0, sizeof zero);
     cr_assert_eq(memcmp(&c, &zero, sizeof c), 0, "%s: case not freed", label);
-    char named[256];
+    char named[1200];
     snprintf(named, sizeof named, "%s: case '%s': ", path, id);
     expect_in(e.msg, named, label);
     expect_in(e.msg, needle, label);
