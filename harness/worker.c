@@ -381,7 +381,9 @@ static void judge_case(worker *wk, const iohw_case *c, iohw_result *r)
         return;
     }
     r->status = IOHW_RESULT_UNSUPPORTED;
-    snprintf(r->message, sizeof r->message, "%s", reason);
+    snprintf(r->message, sizeof r->message, "%s%s", reason,
+             rc == IOHW_UNSUPPORTED && wk->cfg->adapt_layout
+                 ? " (and in no other layout either)" : "");
 }
 
 /* Runs a claimed case in guarded buffers and judges the output. */

@@ -1,17 +1,58 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds iohw (optimised), writes a
-# few cases with `iohw gen --problem` and prints them with `iohw show`.
+# The main job: installs what is missing, builds iohw and its backends
+# (optimised), writes the default suite (the ci profile), runs it against the
+# bundled reference backend and every third-party adapter that was built
+# (oneDNN, XNNPACK, libtorch; with --adapt-layout and each adapter's baseline
+# of known library discrepancies, backends/NAME/baseline-PROFILE.txt), prints
+# each summary and writes every report under out/reports/.
+#   IOHW_PROFILE=smoke scripts/main.sh   a smaller suite
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 build=${IOHW_BUILD:-build}
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" -j "$(nproc)" --target iohw
 out=${IOHW_OUT:-out}
+profile=${IOHW_PROFILE:-ci}
 mkdir -p "$out"
-"$build/iohw" gen -o "$out/examples.h5" \
-  --problem 'n=2 ci=4 co=6 g=2 in=5x7 k=3x2 s=2x1 d=1x2 pad=1:0x0:1 op=1x0 bias=1 dt=f32 xl=NHWC wl=OIHW fill=normal seed=7' \
-  --problem 'ci=10 co=30 g=2 in=8x8 k=5 wl=IOHW fill=exact' \
-  --problem 'ci=3 co=5 in=9 k=4 s=3 pad=2:1 op=2 dt=f64 fill=cancel' \
-  --problem 'ci=4 co=4 g=4 in=3x4x5 k=2x3x2 s=2 d=2x1x1 dt=bf16 xl=NDHWC wl=GOIDHW fill=exact'
-"$build/iohw" show "$out/examples.h5"
+echo "building iohw in $build/ (log: $out/build.log)"
+if ! { cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DIOHW_BUILD_TESTS=OFF &&
+       cmake --build "$build" -j "$(nproc)"; } > "$out/build.log" 2>&1; then
+  tail -n 40 "$out/build.log" >&2
+  echo "main: the build failed (full log: $out/build.log)" >&2
+  exit 2
+fi
+grep -E '^-- (iohw|.*adapter|.*not found|Skipping)' "$out/build.log" || true
+
+suite="$out/suite-$profile"
+rm -rf "$suite"
+"$build/iohw" gen --profile "$profile" -o "$suite"
+
+mkdir -p "$out/reports"
+status=0
+for name in reference onednn xnnpack torch; do
+  lib="$build/backends/libiohw_$name.so"
+  if [[ ! -f "$lib" ]]; then
+    echo "== $name: not built (its library was not found), skipped"
+    continue
+  fi
+  args=(--backend "$lib" "$suite" --quiet --adapt-layout
+        --journal "$out/reports/$name.journal"
+        --json "$out/reports/$name.json" --junit "$out/reports/$name.xml"
+        --html "$out/reports/$name.html" --markdown "$out/reports/$name.md")
+  if [[ -f "backends/$name/baseline-$profile.txt" ]]; then
+    args+=(--baseline "backends/$name/baseline-$profile.txt")
+  fi
+  echo
+  echo "== $name on the $profile profile"
+  rc=0
+  "$build/iohw" run "${args[@]}" > "$out/reports/$name.txt" || rc=$?
+  # The summary: the failure blocks (if any) are in the .txt file.
+  sed -n '/^status/,$p' "$out/reports/$name.txt" | sed -n '1,/^$/p'
+  tail -n 1 "$out/reports/$name.txt"
+  if [[ $rc -ne 0 ]]; then
+    echo "   (failure details: $out/reports/$name.txt)"
+    status=1
+  fi
+done
+echo
+echo "reports: $out/reports/<backend>.{json,xml,html,md,txt}"
+exit $status

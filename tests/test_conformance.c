@@ -2,7 +2,7 @@
  * tests/test_conformance.c - the smoke profile against every third-party
  * adapter that is built (oneDNN, XNNPACK, libtorch), with --adapt-layout and
  * each adapter's baseline of known library discrepancies
- * (backends/<name>/baseline.txt): `iohw run` must exit 0, so any new
+ * (backends/<name>/baseline-smoke.txt): `iohw run` must exit 0, so any new
  * failure - a regression in an adapter or a library - fails the test.  The
  * minimal cases of the known discrepancies (cases/regressions/) must still
  * fail without the baseline, or the baseline is out of date.
@@ -42,7 +42,7 @@ static void smoke_against(const char *name)
     snprintf(lib, sizeof lib, "%s/libiohw_%s.so", IOHW_BACKEND_DIR, name);
     if (access(lib, R_OK) != 0)
         cr_skip_test("%s is not built (its library was not found)", lib);
-    snprintf(base, sizeof base, "%s/backends/%s/baseline.txt", IOHW_SOURCE_DIR, name);
+    snprintf(base, sizeof base, "%s/backends/%s/baseline-smoke.txt", IOHW_SOURCE_DIR, name);
     char opt[700] = "";
     if (access(base, R_OK) == 0)
         snprintf(opt, sizeof opt, "--baseline '%s'", base);
@@ -67,9 +67,9 @@ Test(conformance, the_xnnpack_regression_cases_still_fail_without_the_baseline)
     snprintf(cmd, sizeof cmd, "'%s' run --backend '%s' '%s/cases/regressions/xnnpack.h5' "
              "--jobs 1 --quiet > /dev/null 2>&1", IOHW_BIN, lib, IOHW_SOURCE_DIR);
     cr_expect_eq(run_cmd(cmd), 1, "XNNPACK no longer fails its regression cases: "
-                 "update backends/xnnpack/baseline.txt and docs/CONFORMANCE.md");
+                 "update backends/xnnpack/baseline-*.txt and docs/CONFORMANCE.md");
     snprintf(cmd, sizeof cmd, "'%s' run --backend '%s' '%s/cases/regressions/xnnpack.h5' "
-             "--jobs 1 --quiet --baseline '%s/backends/xnnpack/baseline.txt' > /dev/null 2>&1",
+             "--jobs 1 --quiet --baseline '%s/backends/xnnpack/baseline-regressions.txt' > /dev/null 2>&1",
              IOHW_BIN, lib, IOHW_SOURCE_DIR, IOHW_SOURCE_DIR);
     cr_expect_eq(run_cmd(cmd), 0, "the baseline does not cover every regression case");
 }
