@@ -42,7 +42,7 @@ static int bad(reader *rd, const iohw__json *v, const char *fmt, ...)
 
 /* --- storage ------------------------------------------------------------- */
 
-static void *own(iohw_report *rep, void *p)
+void *iohw__report_own(iohw_report *rep, void *p)
 {
     if (p == NULL)
         return NULL;
@@ -62,7 +62,7 @@ static void *own(iohw_report *rep, void *p)
 static const char *own_string(reader *rd, const iohw__json *v)
 {
     char *s = strdup(v->string);
-    if (own(rd->rep, s) == NULL)
+    if (iohw__report_own(rd->rep, s) == NULL)
         return bad(rd, v, "out of memory"), NULL;
     return s;
 }
@@ -142,7 +142,7 @@ static int get_strings(reader *rd, const iohw__json *o, const char *key,
         return bad(rd, v, "member '%s': expected an array of strings", key);
     if (v->n == 0)
         return 0;
-    const char **a = own(rd->rep, calloc(v->n, sizeof *a));
+    const char **a = iohw__report_own(rd->rep, calloc(v->n, sizeof *a));
     if (a == NULL)
         return bad(rd, v, "out of memory");
     for (size_t i = 0; i < v->n; i++) {
@@ -177,7 +177,7 @@ static int read_run(reader *rd, const iohw__json *run)
                  sizeof rep->results.backend_version, 0) != 0 ||
         get_text(rd, be, "path", text, sizeof text, 0) != 0)
         return -1;
-    if (text[0] != '\0' && (o->backend_path = own(rep, strdup(text))) == NULL)
+    if (text[0] != '\0' && (o->backend_path = iohw__report_own(rep, strdup(text))) == NULL)
         return bad(rd, be, "out of memory");
     if (get_strings(rd, run, "inputs", &o->inputs, &o->ninputs) != 0 ||
         get_strings(rd, run, "sources", &o->sources, &o->nsources) != 0)
@@ -190,7 +190,7 @@ static int read_run(reader *rd, const iohw__json *run)
         return -1;
     const iohw__json *fv = iohw__json_get(op, "filter");
     if (fv != NULL && fv->type == IOHW__JSON_STRING &&
-        (o->filter = own(rep, strdup(text))) == NULL)
+        (o->filter = iohw__report_own(rep, strdup(text))) == NULL)
         return bad(rd, fv, "out of memory");
     if (get_text(rd, op, "shard", text, sizeof text, 0) != 0)
         return -1;
@@ -353,7 +353,7 @@ static int read_report(reader *rd, const iohw__json *root)
     rep->version = (int)version;
     if (get_text(rd, root, "iohw_version", text, sizeof text, 0) != 0)
         return -1;
-    if (text[0] != '\0' && (rep->options.iohw_version = own(rep, strdup(text))) == NULL)
+    if (text[0] != '\0' && (rep->options.iohw_version = iohw__report_own(rep, strdup(text))) == NULL)
         return bad(rd, root, "out of memory");
     if (read_run(rd, iohw__json_get(root, "run")) != 0 ||
         read_baseline(rd, iohw__json_get(root, "baseline")) != 0)

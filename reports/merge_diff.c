@@ -29,27 +29,9 @@ static int ref_cmp(const void *pa, const void *pb)
     return c;
 }
 
-/* Hands p to the report's storage; NULL (p freed) on no memory. */
-static void *own_ptr(iohw_report *rep, void *p)
-{
-    if (p == NULL)
-        return NULL;
-    if (rep->nowned == rep->capowned) {
-        int cap = rep->capowned == 0 ? 16 : rep->capowned * 2;
-        void **n = realloc(rep->owned, (size_t)cap * sizeof *n);
-        if (n == NULL) {
-            free(p);
-            return NULL;
-        }
-        rep->owned = n, rep->capowned = cap;
-    }
-    rep->owned[rep->nowned++] = p;
-    return p;
-}
-
 static const char *keep(iohw_report *rep, const char *s)
 {
-    return s != NULL ? own_ptr(rep, strdup(s)) : NULL;
+    return s != NULL ? iohw__report_own(rep, strdup(s)) : NULL;
 }
 
 static int same_text(const char *a, const char *b)
@@ -89,7 +71,7 @@ static int merge_info(const iohw_report *const *in, int n, iohw_report *out)
         return -1;
     if (ninputs == 0)
         return 0;
-    const char **inputs = own_ptr(out, calloc((size_t)ninputs, sizeof *inputs));
+    const char **inputs = iohw__report_own(out, calloc((size_t)ninputs, sizeof *inputs));
     if (inputs == NULL)
         return -1;
     for (int i = 0; i < n; i++) {

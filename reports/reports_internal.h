@@ -27,6 +27,10 @@ size_t iohw__utf8_next(const unsigned char *s, size_t n, uint32_t *cp);
  * other control characters, U+FFFD for bytes that are not UTF-8, and "<\/"
  * for "</" so that the text can sit inside an HTML <script>. */
 void iohw__json_string(FILE *f, const char *s);
+
+/* Hands p to the report's storage (freed with the report); returns p, or
+ * NULL (p freed) when memory runs out or p is NULL. */
+void *iohw__report_own(iohw_report *rep, void *p);
 /* A double as JSON: 17 significant digits, or the strings "inf", "-inf",
  * "nan" where JSON has no number. */
 void iohw__json_double(FILE *f, double v);

@@ -31,72 +31,11 @@
 #include "oracle/descriptor.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"
+#include "support/adapter_asserts.h"
 #include "support/adapter_check.h"
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Loads lib<name>.so from the build's backend folder, or skips the test
- * when the adapter was not built (its library is missing). */
-static void load_or_skip(const char *name, iohw_loaded_backend *lb)
-{
-    char path[1024];
-    iohw_error err;
-    snprintf(path, sizeof path, "%s/lib%s.so", IOHW_BACKEND_DIR, name);
-    if (access(path, F_OK) != 0)
-        cr_skip_test("%s was not built (its library was not found)", path);
-    cr_assert_eq(iohw_backend_load(path, lb, &err), 0, "%s", err.msg);
-}
-
-/* Builds a case from a descriptor; aborts the test on failure. */
-static void make(const char *desc, iohw_case *c)
-{
-    iohw_error err;
-    cr_assert_eq(iohw_test_make_case(desc, c, &err), 0, "%s", err.msg);
-}
-
-/* Runs a claimed case and judges it; the inputs must be left alone. */
-static void run_case(const iohw_loaded_backend *lb, const iohw_case *c,
-                     iohw_result *r)
-{
-    iohw_error err;
-    int changed;
-    cr_assert_eq(iohw_test_run_case(lb, c, r, &changed, &err), 0, "%s",
-                 err.msg);
-    cr_expect(!changed, "%s wrote into its inputs on '%s'", lb->table->name,
-              c->descriptor);
-}
-
-/* The adapter claims the case and its output matches the oracle. */
-static void expect_pass(const iohw_loaded_backend *lb, const char *desc)
-{
-    iohw_case c;
-    iohw_result r;
-    char text[2048];
-    make(desc, &c);
-    int st = lb->table->supports(lb->ctx, &c.p);
-    cr_expect_eq(st, IOHW_OK, "%s does not claim '%s': %s", lb->table->name,
-                 desc, iohw_backend_last_error(lb));
-    if (st == IOHW_OK) {
-        run_case(lb, &c, &r);
-        cr_expect_eq(r.status, IOHW_RESULT_PASS, "%s on '%s': %s",
-                     lb->table->name, desc,
-                     iohw_test_describe(&r, text, sizeof text));
-    }
-    iohw_case_free(&c);
-}
-
-/* The adapter refuses the case, with a reason. */
-static void expect_unsupported(const iohw_loaded_backend *lb, const char *desc)
-{
-    iohw_desc d;
-    iohw_error err;
-    cr_assert_eq(iohw_desc_parse(desc, &d, &err), 0, "'%s': %s", desc,
-                 err.msg);
-    cr_expect_eq(lb->table->supports(lb->ctx, &d.p), IOHW_UNSUPPORTED,
-                 "%s should not claim '%s'", lb->table->name, desc);
-    cr_expect_str_not_empty(iohw_backend_last_error(lb),
-                            "%s refuses '%s' without a reason",
-                            lb->table->name, desc);
 }
 
 /* A few dozen varied problems: every rank, data and weight layouts, dtypes,
