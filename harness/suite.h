@@ -9,6 +9,10 @@
  * that cannot be opened, or a case whose attributes cannot be read, is not an
  * error of the run: it becomes an entry with `invalid` set (the reader's
  * message), which the run reports as INVALID while the other cases go on.
+ * Each file is listed in a forked child process, so a file that crashes the
+ * HDF5 library itself also becomes one INVALID entry.  (For the tests, the
+ * environment variable IOHW_INJECT_LISTING_CRASH=PATH makes the child
+ * listing PATH crash.)
  */
 #ifndef IOHW_SUITE_H
 #define IOHW_SUITE_H

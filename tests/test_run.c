@@ -419,6 +419,38 @@ Test(run, an_unreadable_file_is_invalid_and_the_rest_still_runs)
     remove_suite(&s);
 }
 
+Test(run, a_file_that_crashes_the_hdf5_reader_is_invalid_and_the_rest_still_runs)
+{
+    /* The listing of each file runs in a child process; a crash there (as a
+     * corrupt file can cause inside libhdf5) is injected for b.h5. */
+    suite s;
+    iohw_run_results res;
+    make_suite(&s, "listcrash");
+    setenv("IOHW_INJECT_LISTING_CRASH", s.b, 1);
+    iohw_run_options o = options(&s, "reference");
+    run_ok(&o, &res);
+    unsetenv("IOHW_INJECT_LISTING_CRASH");
+    int pass = 0, invalid = 0;
+    for (int64_t i = 0; i < res.count; i++) {
+        const iohw_result *x = &res.items[i];
+        if (x->status == IOHW_RESULT_PASS) {
+            pass++;
+            cr_expect_eq(x->case_id[0], 'a', "%s", x->case_id);
+        } else {
+            cr_expect_eq(x->status, IOHW_RESULT_INVALID);
+            cr_expect_str_eq(x->file, s.b);
+            cr_expect_not_null(strstr(x->message, "crashed the HDF5 library"), "%s",
+                               x->message);
+            invalid++;
+        }
+    }
+    cr_expect_eq(pass, 6, "every case of a.h5 still runs and passes");
+    cr_expect_eq(invalid, 1, "b.h5 is one INVALID entry");
+    cr_expect_eq(iohw_run_exit_code(&res), 1);
+    iohw_run_results_free(&res);
+    remove_suite(&s);
+}
+
 /* Deletes a link (dataset or attribute) of case id in path. */
 static void damage_case(const char *path, const char *id, const char *dataset,
                         const char *attribute)
