@@ -129,6 +129,28 @@ static int write_manifest(const iohw_plan *plan, const char *dir,
     return 0;
 }
 
+/* mkdir -p: creates dir and any missing parents; 0, or -1 with errno. */
+static int make_dirs(const char *dir)
+{
+    char buf[PATH_MAX_LEN];
+    size_t n = strlen(dir);
+    if (n >= sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(buf, dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] != '/' && buf[i] != '\0')
+            continue;
+        char c = buf[i];
+        buf[i] = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return -1;
+        buf[i] = c;
+    }
+    return 0;
+}
+
 int iohw_suite_write(const iohw_plan *plan, const char *dir, int threads,
                      FILE *log, iohw_suite_report *report, iohw_error *err)
 {
@@ -146,7 +168,7 @@ int iohw_suite_write(const iohw_plan *plan, const char *dir, int threads,
         return iohw_error_set(err, "suite: argument dir is empty");
     memset(&r, 0, sizeof r);
     const double t0 = now();
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+    if (make_dirs(dir) != 0)
         return iohw_error_set(err, "cannot create directory %s: %s", dir, strerror(errno));
 
     /* Files of categories without cases would be stale: remove them. */

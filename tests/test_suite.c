@@ -816,3 +816,16 @@ Test(suite, show_of_a_directory_without_case_files_is_an_error)
     free(out);
     rmdir(dir);
 }
+
+Test(suite, gen_creates_missing_parent_directories_like_mkdir_p)
+{
+    char *out;
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/nested-%d/a/b", IOHW_TEST_TMP, (int)getpid());
+    int rc = sh(&out, "'%s' gen --profile smoke -o '%s' && test -f '%s/manifest.txt'",
+                IOHW_BIN, dir, dir);
+    cr_expect_eq(rc, 0, "%s", out);
+    free(out);
+    rc = sh(&out, "rm -rf '%s/nested-%d'", IOHW_TEST_TMP, (int)getpid());
+    free(out);
+}
