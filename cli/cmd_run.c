@@ -45,9 +45,11 @@ const char iohw_cli_run_help[] =
     "  --timeout S         seconds one backend call (supports() or run()) may\n"
     "                      take before its worker is killed: TIMEOUT (default\n"
     "                      60; 0 = no limit)\n"
-    "  --memory-limit MB   address-space limit (RLIMIT_AS) of each worker; not\n"
-    "                      enforced when iohw is built with AddressSanitizer\n"
-    "                      (which reserves terabytes of address space)\n"
+    "  --memory-limit MB   address-space limit (RLIMIT_AS) of each worker, so a\n"
+    "                      runaway backend cannot take the machine (default\n"
+    "                      8192; 0 = no limit); not enforced when iohw is\n"
+    "                      built with AddressSanitizer (which reserves\n"
+    "                      terabytes of address space)\n"
     "  --journal F         append every result to F as it arrives, one JSON\n"
     "                      object per line (F is truncated unless --resume)\n"
     "  --resume            keep the results already in the journal and run only\n"
@@ -181,9 +183,9 @@ static int parse_args(int argc, char **argv, iohw_run_options *o,
         } else if ((k = iohw_cli_option("run", argc, argv, &i, "--memory-limit", NULL, &v)) != 0) {
             if (k < 0)
                 return IOHW_EXIT_USAGE;
-            if (parse_int(v, 1, (long long)1 << 40, &n) != 0)
+            if (parse_int(v, 0, (long long)1 << 40, &n) != 0)
                 return iohw_cli_usage("run", "--memory-limit '%s': expected a "
-                                      "number of megabytes >= 1", v);
+                                      "number of megabytes (0: no limit)", v);
             o->memory_limit_mb = n;
         } else if ((k = iohw_cli_option("run", argc, argv, &i, "--journal", NULL, &v)) != 0) {
             if (k < 0)
@@ -218,6 +220,7 @@ int iohw_cli_run(int argc, char **argv)
     o.shard_index = o.shard_count = 1;
     o.timeout = 60;
     o.diagnose = 1;
+    o.memory_limit_mb = -1;  /* not given: the default below */
     o.progress = isatty(2) ? 1 : 0;
     o.failure_blocks = 1;
     int list = 0;
@@ -247,7 +250,11 @@ int iohw_cli_run(int argc, char **argv)
         free(inputs);
         return rc;
     }
-    if (o.memory_limit_mb > 0 && !iohw_run_memory_limit_works())
+    int memory_limit_given = o.memory_limit_mb >= 0;
+    if (!memory_limit_given)
+        o.memory_limit_mb = 8192;
+    if (memory_limit_given && o.memory_limit_mb > 0 &&
+        !iohw_run_memory_limit_works())
         iohw_cli_error("run: --memory-limit is not enforced in this build "
                        "(AddressSanitizer)");
 
