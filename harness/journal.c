@@ -189,7 +189,19 @@ int iohw_journal_format(const iohw_result *r, char *buf, size_t n)
         sb_double(&b, p->bound);
         sb_putc(&b, '}');
     }
-    sb_puts(&b, "]}\n");
+    sb_putc(&b, ']');
+
+    /* The coarse error map, as hex, when anything is in it. */
+    int any = 0;
+    for (int i = 0; i < IOHW_RESULT_ERRMAP * IOHW_RESULT_ERRMAP; i++)
+        any |= r->errmap[i];
+    if (any) {
+        sb_puts(&b, ",\"errmap\":\"");
+        for (int i = 0; i < IOHW_RESULT_ERRMAP * IOHW_RESULT_ERRMAP; i++)
+            sb_printf(&b, "%02x", r->errmap[i]);
+        sb_putc(&b, '"');
+    }
+    sb_puts(&b, "}\n");
     return b.over ? -1 : (int)b.len;
 }
 

@@ -338,6 +338,32 @@ static int parse_points(jp *p, iohw_result *r)
     }
 }
 
+/* The coarse error map: 2 hex digits per bin. */
+static int parse_errmap(jp *p, iohw_result *r)
+{
+    enum { BINS = IOHW_RESULT_ERRMAP * IOHW_RESULT_ERRMAP };
+    char hex[2 * BINS + 2];
+    if (parse_string(p, hex, sizeof hex) != 0)
+        return -1;
+    if (strlen(hex) != 2 * BINS) {
+        return fail(p, "\"errmap\" is not 512 hex digits");
+    }
+    for (int i = 0; i < BINS; i++) {
+        unsigned v = 0;
+        for (int k = 0; k < 2; k++) {
+            char c = hex[2 * i + k];
+            int d = c >= '0' && c <= '9' ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+            if (d < 0) {
+                return fail(p, "\"errmap\" holds a character that is not a hex digit");
+            }
+            v = v * 16 + (unsigned)d;
+        }
+        r->errmap[i] = (uint8_t)v;
+    }
+    return 0;
+}
+
 /* Members seen, for the required ones. */
 typedef struct seen {
     iohw_result *r;
@@ -388,6 +414,8 @@ static int result_member(jp *p, const char *key, void *arg)
         return parse_double(p, &r->seconds);
     if (strcmp(key, "points") == 0)
         return parse_points(p, r);
+    if (strcmp(key, "errmap") == 0)
+        return parse_errmap(p, r);
     return skip_value(p, 1);
 }
 

@@ -276,3 +276,27 @@ Test(journal, opening_without_append_starts_a_new_journal)
     free(items);
     unlink(path);
 }
+
+Test(journal, the_error_map_reads_back_exactly_and_bad_hex_is_rejected)
+{
+    iohw_result r, back;
+    char line[IOHW_JOURNAL_LINE_MAX];
+    iohw_error err = {{0}};
+    awkward_result(&r);
+    for (int i = 0; i < IOHW_RESULT_ERRMAP * IOHW_RESULT_ERRMAP; i++)
+        r.errmap[i] = (uint8_t)((i * 37) % 256);
+    int n = iohw_journal_format(&r, line, sizeof line);
+    cr_assert_gt(n, 0);
+    cr_assert_eq(iohw_journal_parse(line, &back, &err), 0, "%s", err.msg);
+    cr_assert_eq(memcmp(r.errmap, back.errmap, sizeof r.errmap), 0);
+
+    /* An all-zero map is left out of the line. */
+    memset(r.errmap, 0, sizeof r.errmap);
+    cr_assert_gt(iohw_journal_format(&r, line, sizeof line), 0);
+    cr_assert_null(strstr(line, "errmap"));
+
+    /* A map that is not 512 hex digits makes the line invalid. */
+    const char *bad = "{\"id\":\"a\",\"file\":\"f\",\"status\":\"FAIL\",\"errmap\":\"0g\"}";
+    cr_assert_eq(iohw_journal_parse(bad, &back, &err), -1);
+    cr_assert_not_null(strstr(err.msg, "errmap"), "%s", err.msg);
+}
