@@ -28,55 +28,22 @@ static int add_unique(char (*out)[16], int n, int max, const char *s)
     return n + 1;
 }
 
-/* Every permutation of letters[0..len), in lexicographic order of
- * positions, appended to out. */
-static int add_permutations(char (*out)[16], int n, int max,
-                            const char *letters)
-{
-    const int len = (int)strlen(letters);
-    int idx[8];
-    for (int i = 0; i < len; i++)
-        idx[i] = i;
-    for (;;) {
-        char s[16];
-        for (int i = 0; i < len; i++)
-            s[i] = letters[idx[i]];
-        s[len] = '\0';
-        n = add_unique(out, n, max, s);
-        /* Next permutation of idx. */
-        int i = len - 2;
-        while (i >= 0 && idx[i] >= idx[i + 1])
-            i--;
-        if (i < 0)
-            break;
-        int j = len - 1;
-        while (idx[j] <= idx[i])
-            j--;
-        int t = idx[i];
-        idx[i] = idx[j];
-        idx[j] = t;
-        for (int a = i + 1, b = len - 1; a < b; a++, b--) {
-            t = idx[a];
-            idx[a] = idx[b];
-            idx[b] = t;
-        }
-    }
-    return n;
-}
-
 int iohw_adapt_data_candidates(int rank, char (*out)[16], int max)
 {
+    /* Each form: letters before the spatial ones, then letters after. */
+    static const char *const forms[][2] = {
+        {"NC", ""}, {"N", "C"}, {"C", "N"}, {"CN", ""},
+    };
     const char *sp = iohw_spatial_letters(rank);
     if (sp == NULL || out == NULL || max <= 0)
         return 0;
-    char s[16];
     int n = 0;
-    snprintf(s, sizeof s, "NC%s", sp);
-    n = add_unique(out, n, max, s);
-    snprintf(s, sizeof s, "N%sC", sp);
-    n = add_unique(out, n, max, s);
-    snprintf(s, sizeof s, "NC%s", sp);
-    return add_permutations(out, n, max, s);
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        char s[16];
+        snprintf(s, sizeof s, "%s%s%s", forms[i][0], sp, forms[i][1]);
+        n = add_unique(out, n, max, s);
+    }
+    return n;
 }
 
 int iohw_adapt_weight_candidates(int rank, char (*out)[16], int max)

@@ -15,8 +15,9 @@
 #include "cases/case.h"
 #include "oracle/error.h"
 
-/* Candidate layouts for a rank, most common first.  Data: NC+spatial,
- * N+spatial+C, then every other permutation.  Weight: IO+spatial,
+/* Candidate layouts for a rank, most common first (each one costs a
+ * supports() call, which can be slow: oneDNN creates a primitive).  Data:
+ * NC+spatial, N+spatial+C, C+spatial+N, CN+spatial.  Weight: IO+spatial,
  * OI+spatial, GIO+spatial, GOI+spatial, spatial+OI, spatial+IO, O+spatial+I,
  * I+spatial+O, GO+spatial+I, GI+spatial+O.  Returns the number written into
  * out[max][16] (at most max). */

@@ -312,8 +312,8 @@ static void describe_failure(iohw_result *r)
 static int find_layouts(worker *wk, const iohw_problem *p, char xl[16],
                         char wl[16])
 {
-    char data[128][16], weight[16][16];
-    const int nd = iohw_adapt_data_candidates((int)p->rank, data, 128);
+    char data[16][16], weight[16][16];
+    const int nd = iohw_adapt_data_candidates((int)p->rank, data, 16);
     const int nw = iohw_adapt_weight_candidates((int)p->rank, weight, 16);
     for (int i = 0; i < nd; i++) {
         for (int j = 0; j < nw; j++) {
