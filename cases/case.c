@@ -132,6 +132,18 @@ int iohw__case_ids_add(iohw_case_file *f, const char *id)
     return 0;
 }
 
+iohw_case_file *iohw__case_file_new(const char *path, iohw_error *err)
+{
+    iohw_case_file *f = calloc(1, sizeof *f);
+    if (f == NULL || (f->path = strdup(path)) == NULL) {
+        free(f);
+        iohw_error_set(err, "%s: out of memory", path);
+        return NULL;
+    }
+    f->file = f->cases = -1;
+    return f;
+}
+
 void iohw__case_file_release(iohw_case_file *f)
 {
     for (int i = 0; i < f->count; i++)
@@ -264,13 +276,9 @@ iohw_case_file *iohw_case_file_open(const char *path, iohw_error *err)
     }
 
     /* Open it. */
-    iohw_case_file *f = calloc(1, sizeof *f);
-    if (f == NULL || (f->path = strdup(path)) == NULL) {
-        free(f);
-        iohw_error_set(err, "%s: out of memory", path);
+    iohw_case_file *f = iohw__case_file_new(path, err);
+    if (f == NULL)
         return NULL;
-    }
-    f->file = f->cases = -1;
     hid_t fapl = iohw__h5_fapl();
     f->file = fapl < 0 ? -1 : H5Fopen(path, H5F_ACC_RDONLY, fapl);
     if (f->file < 0) {

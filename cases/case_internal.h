@@ -27,6 +27,10 @@ int iohw__case_ids_add(iohw_case_file *f, const char *id);
 /* Sorts f's id list. */
 void iohw__case_ids_sort(iohw_case_file *f);
 
+/* A zeroed handle for path, with no HDF5 identifiers yet (-1); NULL with
+ * the reason when memory runs out. */
+iohw_case_file *iohw__case_file_new(const char *path, iohw_error *err);
+
 /* Frees the handle's memory (not its HDF5 identifiers). */
 void iohw__case_file_release(iohw_case_file *f);
 

@@ -54,13 +54,9 @@ iohw_case_file *iohw_case_file_create(const char *path, iohw_error *err)
         return NULL;
     }
     iohw__h5_quiet();
-    iohw_case_file *f = calloc(1, sizeof *f);
-    if (f == NULL || (f->path = strdup(path)) == NULL) {
-        free(f);
-        iohw_error_set(err, "%s: out of memory", path);
+    iohw_case_file *f = iohw__case_file_new(path, err);
+    if (f == NULL)
         return NULL;
-    }
-    f->file = f->cases = -1;
     f->writing = 1;
 
     /* Property lists: no times, format bounded to HDF5 1.8. */

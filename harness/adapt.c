@@ -28,17 +28,17 @@ static int add_unique(char (*out)[16], int n, int max, const char *s)
     return n + 1;
 }
 
-int iohw_adapt_data_candidates(int rank, char (*out)[16], int max)
+/* Each form: letters before the spatial ones, then letters after. */
+typedef const char *const layout_form[2];
+
+static int expand_forms(layout_form *forms, size_t nforms, int rank,
+                        char (*out)[16], int max)
 {
-    /* Each form: letters before the spatial ones, then letters after. */
-    static const char *const forms[][2] = {
-        {"NC", ""}, {"N", "C"}, {"C", "N"}, {"CN", ""},
-    };
     const char *sp = iohw_spatial_letters(rank);
     if (sp == NULL || out == NULL || max <= 0)
         return 0;
     int n = 0;
-    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+    for (size_t i = 0; i < nforms; i++) {
         char s[16];
         snprintf(s, sizeof s, "%s%s%s", forms[i][0], sp, forms[i][1]);
         n = add_unique(out, n, max, s);
@@ -46,23 +46,21 @@ int iohw_adapt_data_candidates(int rank, char (*out)[16], int max)
     return n;
 }
 
+int iohw_adapt_data_candidates(int rank, char (*out)[16], int max)
+{
+    static layout_form forms[] = {
+        {"NC", ""}, {"N", "C"}, {"C", "N"}, {"CN", ""},
+    };
+    return expand_forms(forms, sizeof forms / sizeof forms[0], rank, out, max);
+}
+
 int iohw_adapt_weight_candidates(int rank, char (*out)[16], int max)
 {
-    /* Each form: letters before the spatial ones, then letters after. */
-    static const char *const forms[][2] = {
+    static layout_form forms[] = {
         {"IO", ""}, {"OI", ""}, {"GIO", ""}, {"GOI", ""}, {"", "OI"},
         {"", "IO"}, {"O", "I"}, {"I", "O"}, {"GO", "I"}, {"GI", "O"},
     };
-    const char *sp = iohw_spatial_letters(rank);
-    if (sp == NULL || out == NULL || max <= 0)
-        return 0;
-    int n = 0;
-    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
-        char s[16];
-        snprintf(s, sizeof s, "%s%s%s", forms[i][0], sp, forms[i][1]);
-        n = add_unique(out, n, max, s);
-    }
-    return n;
+    return expand_forms(forms, sizeof forms / sizeof forms[0], rank, out, max);
 }
 
 /* --- one tensor ---------------------------------------------------------- */

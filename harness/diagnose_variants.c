@@ -38,11 +38,13 @@
  */
 #include "harness/diagnose_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "oracle/dtype.h"
 #include "oracle/layout.h"
+#include "oracle/problem.h"
 
 /* --- reading memory in another layout -------------------------------- */
 
@@ -408,10 +410,8 @@ static int layout_channels_first(const iohw__dg_base *b, iohw__dg_variant *v)
 
 static int layout_channels_last(const iohw__dg_base *b, iohw__dg_variant *v)
 {
-    char layout[16] = "N";
-    const char *spatial = b->rank == 1 ? "W" : b->rank == 2 ? "HW" : "DHW";
-    strcat(layout, spatial);
-    strcat(layout, "C");
+    char layout[16];
+    snprintf(layout, sizeof layout, "N%sC", iohw_spatial_letters(b->rank));
     return data_read_as(b, v, layout);
 }
 

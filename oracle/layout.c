@@ -28,20 +28,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "oracle/problem.h"
+
 enum { KIND_DATA = 0, KIND_WEIGHT = 1 };
 
 /* Longest part of a layout string quoted in a message. */
 #define QUOTE_MAX 16
-
-static const char *spatial_of_rank(int rank)
-{
-    switch (rank) {
-    case 1: return "W";
-    case 2: return "HW";
-    case 3: return "DHW";
-    default: return NULL;
-    }
-}
 
 static const char *kind_name(int kind)
 {
@@ -97,7 +89,7 @@ static int check_layout(const char *layout, int rank, int kind, iohw_error *err)
     /* Arguments. */
     if (layout == NULL)
         return iohw_error_set(err, "%s layout is missing (NULL)", kind_name(kind));
-    spatial = spatial_of_rank(rank);
+    spatial = iohw_spatial_letters(rank);
     if (spatial == NULL)
         return layout_fail(err, kind, layout, rank, "rank must be 1, 2 or 3");
     if (layout[0] == '\0')
@@ -176,9 +168,10 @@ int iohw_layout_has_groups(const char *weight_layout)
     return weight_layout != NULL && strchr(weight_layout, 'G') != NULL;
 }
 
-void iohw_layout_default_data(int rank, char *buf)
+/* head + the rank's spatial letters, or "" for a rank outside 1..3. */
+static void default_layout(int rank, const char *head, char *buf)
 {
-    const char *spatial = spatial_of_rank(rank);
+    const char *spatial = iohw_spatial_letters(rank);
 
     if (buf == NULL)
         return;
@@ -186,20 +179,17 @@ void iohw_layout_default_data(int rank, char *buf)
         buf[0] = '\0';
         return;
     }
-    snprintf(buf, 16, "NC%s", spatial);
+    snprintf(buf, 16, "%s%s", head, spatial);
+}
+
+void iohw_layout_default_data(int rank, char *buf)
+{
+    default_layout(rank, "NC", buf);
 }
 
 void iohw_layout_default_weight(int rank, char *buf)
 {
-    const char *spatial = spatial_of_rank(rank);
-
-    if (buf == NULL)
-        return;
-    if (spatial == NULL) {
-        buf[0] = '\0';
-        return;
-    }
-    snprintf(buf, 16, "IO%s", spatial);
+    default_layout(rank, "IO", buf);
 }
 
 /* Checks an extent of the problem. */
@@ -311,7 +301,7 @@ int iohw_layout_data_map_as(const iohw_problem *p, int output,
     }
 
     /* Extent of each letter. */
-    spatial = spatial_of_rank(rank);
+    spatial = iohw_spatial_letters(rank);
     extent['N' - 'A'] = p->batch;
     extent['C' - 'A'] = output ? p->out_channels : p->in_channels;
     for (a = 0; a < rank; a++)
@@ -352,7 +342,7 @@ int iohw_layout_weight_map_as(const iohw_problem *p, const char *layout,
     Mg = p->out_channels / G;
 
     /* Extent of each letter, in the layout and in the canonical order. */
-    spatial = spatial_of_rank(rank);
+    spatial = iohw_spatial_letters(rank);
     extent['G' - 'A'] = G;
     extent['I' - 'A'] = iohw_layout_has_groups(layout) ? Cg : p->in_channels;
     extent['O' - 'A'] = Mg;
