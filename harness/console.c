@@ -164,7 +164,7 @@ void iohw_console_finish(iohw_console *c)
 
 void iohw_console_block(FILE *out, const char *backend, const iohw_result *r)
 {
-    char repro[2048];
+    char repro[16384];
     fprintf(out, "\n%s ", iohw_result_status_name(r->status));
     if (r->case_id[0] != '\0')
         fprintf(out, "%s (%s)\n", r->case_id, r->file);

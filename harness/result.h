@@ -55,11 +55,11 @@ typedef struct iohw_point {
  * pipe and journals can hold it. */
 typedef struct iohw_result {
     char case_id[128];
-    char file[512];           /* the case file */
+    char file[4096];          /* the case file (PATH_MAX) */
     char descriptor[512];
     char tags[512];
     iohw_result_status status;
-    char message[512];        /* why: error text, signal, unsupported reason */
+    char message[2048];       /* why: error text, signal, unsupported reason */
     char diagnosis[256];      /* e.g. "matches the oracle with weight I and O
                                  exchanged"; empty when none matched */
     int exact;                /* 1 when the case demanded bit equality */
@@ -78,6 +78,11 @@ typedef struct iohw_result {
      * summed over n, c and d, saturating at 255.  All zero when not filled
      * in; readers then fall back to the points. */
     uint8_t errmap[IOHW_RESULT_ERRMAP * IOHW_RESULT_ERRMAP];
+    /* Appended (trust): what the backend did to its process during this
+     * case that did not change the verdict ("run() changed the
+     * floating-point environment: MXCSR 0x1f80 -> 0xdfc0 (restored)"),
+     * separated by "; "; empty when nothing was seen. */
+    char warnings[1024];
 } iohw_result;
 
 #endif

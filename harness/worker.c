@@ -27,10 +27,6 @@
 #include "oracle/dtype.h"
 #include "oracle/problem.h"
 
-_Static_assert(sizeof(iohw_worker_reply) <= PIPE_BUF,
-               "a reply must fit in one atomic pipe write");
-_Static_assert(sizeof(iohw_worker_request) <= PIPE_BUF,
-               "a request must fit in one atomic pipe write");
 
 #ifdef IOHW_COVERAGE
 /* Workers leave with _exit(), which skips gcov's exit handler: write the
@@ -372,7 +368,7 @@ static void judge_case(worker *wk, const iohw_case *c, iohw_result *r)
         }
         judge_claimed(wk, &a, r);
         iohw_case_free(&a);
-        char note[IOHW_ERROR_MAX];
+        char note[sizeof r->message + 128];
         snprintf(note, sizeof note, "run with layouts %s/%s (adapted from "
                  "%s/%s)%s%s", xl, wl, c->p.data_layout, c->p.weight_layout,
                  r->message[0] ? "; " : "", r->message);

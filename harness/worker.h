@@ -27,11 +27,11 @@
 /* Parent -> worker. */
 typedef struct iohw_worker_request {
     int64_t task;
-    char file[512];
+    char file[4096];
     char case_id[128];
 } iohw_worker_request;
 
-/* Worker -> parent; small enough (< PIPE_BUF) to be written atomically. */
+/* Worker -> parent: each worker has its own pipe, read in full. */
 typedef struct iohw_worker_reply {
     int64_t task;
     iohw_result r;

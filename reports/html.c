@@ -174,7 +174,7 @@ static void write_failure(FILE *f, const iohw_run_results *r, int64_t i,
 {
     const iohw_result *c = &r->items[i];
     const char *status = iohw_result_status_name(c->status);
-    char repro[2048];
+    char repro[16384];
     fprintf(f, "<details class=\"case\"%s><summary><b class=\"s-%s\">%s</b> "
                "<span class=\"mono\">", open ? " open" : "", status, status);
     text(f, c->case_id[0] != '\0' ? c->case_id : c->file);

@@ -52,10 +52,11 @@ static void write_details(FILE *f, const iohw_run_results *r, int64_t i,
                           const iohw_report_options *o)
 {
     const iohw_result *c = &r->items[i];
-    char line[2048];
-    snprintf(line, sizeof line, "%s: %s\n", iohw_result_status_name(c->status),
-             c->message);
-    iohw__xml_text(f, line, 0);
+    char line[16384];
+    iohw__xml_text(f, iohw_result_status_name(c->status), 0);
+    iohw__xml_text(f, ": ", 0);
+    iohw__xml_text(f, c->message, 0);
+    fputc('\n', f);
     if (c->diagnosis[0] != '\0') {
         iohw__xml_text(f, "diagnosis: ", 0);
         iohw__xml_text(f, c->diagnosis, 0);
@@ -95,7 +96,7 @@ static void write_case(FILE *f, const iohw_run_results *r, int64_t i,
     static const char *const element[] = {NULL, "failure", "error", "skipped"};
     const iohw_result *c = &r->items[i];
     iohw_junit_kind kind = iohw_junit_kind_of(c->status);
-    char message[700];
+    char message[sizeof c->message + 32];
     snprintf(message, sizeof message, "%s: %s", iohw_result_status_name(c->status),
              c->message);
 

@@ -38,7 +38,7 @@ static void write_failures(FILE *f, const iohw_run_results *r,
     for (int64_t i = 0; i < r->count; i++) {
         if (!iohw_result_status_bad(r->items[i].status))
             continue;
-        char repro[2048];
+        char repro[16384];
         iohw__repro(o, &r->items[i], repro, sizeof repro);
         if (repro[0] != '\0' && strchr(repro, '`') == NULL)
             fprintf(f, "\nReproduce the first one:\n\n```\n%s\n```\n", repro);
