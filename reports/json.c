@@ -142,7 +142,7 @@ static void write_case(FILE *f, const iohw_run_results *r, int64_t i,
                        const iohw_report_options *o)
 {
     const iohw_result *c = &r->items[i];
-    char category[160], repro[2048];
+    char category[160], repro[16384];
     iohw_report_category(c, category, sizeof category);
     iohw__repro(o, c, repro, sizeof repro);
     fputs("    {\"id\": ", f);
