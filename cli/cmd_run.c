@@ -43,8 +43,14 @@ const char iohw_cli_run_help[] =
     "                      hash of the case id; 1 <= I <= N)\n"
     "  --jobs N            worker processes (default: the number of cores)\n"
     "  --timeout S         seconds one backend call (supports() or run()) may\n"
-    "                      take before its worker is killed: TIMEOUT (default\n"
-    "                      60; 0 = no limit)\n"
+    "                      take before its worker is killed: TIMEOUT; 0 = no\n"
+    "                      limit.  Default: 10 s plus one second per ten\n"
+    "                      million multiply-adds of the case (C_in*L*C_out/g*K\n"
+    "                      products), so a 2-GMAC case gets 210 s\n"
+    "  --breaker N         after N cases of one class (rank and dtype) end in\n"
+    "                      TIMEOUT, do not run the class's remaining cases:\n"
+    "                      they become TIMEOUT \"not run: N cases of this class\n"
+    "                      (rank 3, f32) timed out\" (default 3; 0 = off)\n"
     "  --memory-limit MB   address-space limit (RLIMIT_AS) of each worker, so a\n"
     "                      runaway backend cannot take the machine (default\n"
     "                      8192; 0 = no limit); not enforced when iohw is\n"
@@ -62,6 +68,8 @@ const char iohw_cli_run_help[] =
     "                      says which.  Without it such cases are UNSUPPORTED\n"
     "  --no-diagnose       do not re-run the oracle under classic\n"
     "                      misinterpretations to name the bug behind a FAIL\n"
+    "  --allow-empty       exit 0 even when no case was compared with the\n"
+    "                      oracle (every case UNSUPPORTED, or none selected)\n"
     "  --quiet             no progress output (failure blocks and the summary\n"
     "                      are still printed)\n"
     "  --junit F           write JUnit XML to F (one testsuite per category)\n"
@@ -88,14 +96,17 @@ const char iohw_cli_run_help[] =
     "\n"
     "Statuses: PASS; FAIL (output beyond the tolerance, or never written);\n"
     "UNSUPPORTED (the backend does not claim the case: skipped); ERROR (run()\n"
-    "failed on a case supports() claimed); CRASH (the worker died: signal,\n"
+    "failed on a case supports() claimed, or supports() itself returned an\n"
+    "error); CRASH (the worker died: signal,\n"
     "exit, a write to an input or out of bounds); TIMEOUT; INVALID (a bad case\n"
     "file: the other cases still run).\n"
     "\n"
     "Exit status: 0 when no case is FAIL, ERROR, CRASH, TIMEOUT or INVALID\n"
-    "(after the baseline); 1 when some case is; 2 on bad usage or when the run\n"
-    "cannot go on (the backend cannot be loaded, an input is missing, the\n"
-    "journal, the baseline or a report cannot be read or written).\n"
+    "(after the baseline) and some case was compared with the oracle; 1 when\n"
+    "some case is, or when nothing was tested (unless --allow-empty); 2 on\n"
+    "bad usage or when the run cannot go on (the backend cannot be loaded, an\n"
+    "input is missing, the journal, the baseline or a report cannot be read\n"
+    "or written).  The summary ends with how many cases were compared.\n"
     "\n"
     "Examples:\n"
     "  iohw run --backend build/backends/libiohw_reference.so suite/\n"
@@ -162,9 +173,9 @@ static int parse_args(int argc, char **argv, iohw_run_options *o,
         } else if ((k = iohw_cli_option("run", argc, argv, &i, "--jobs", "-j", &v)) != 0) {
             if (k < 0)
                 return IOHW_EXIT_USAGE;
-            if (parse_int(v, 1, 4096, &n) != 0)
+            if (parse_int(v, 1, IOHW_JOBS_MAX, &n) != 0)
                 return iohw_cli_usage("run", "--jobs '%s': expected an integer "
-                                      "from 1 to 4096", v);
+                                      "from 1 to %d", v, IOHW_JOBS_MAX);
             o->jobs = (int)n;
         } else if ((k = iohw_cli_option("run", argc, argv, &i, "--shard", NULL, &v)) != 0) {
             if (k < 0)
@@ -180,6 +191,7 @@ static int parse_args(int argc, char **argv, iohw_run_options *o,
                 return iohw_cli_usage("run", "--timeout '%s': expected a number "
                                       "of seconds >= 0", v);
             o->timeout = t;
+            o->timeout_scaled = 0;
         } else if ((k = iohw_cli_option("run", argc, argv, &i, "--memory-limit", NULL, &v)) != 0) {
             if (k < 0)
                 return IOHW_EXIT_USAGE;
@@ -187,6 +199,13 @@ static int parse_args(int argc, char **argv, iohw_run_options *o,
                 return iohw_cli_usage("run", "--memory-limit '%s': expected a "
                                       "number of megabytes (0: no limit)", v);
             o->memory_limit_mb = n;
+        } else if ((k = iohw_cli_option("run", argc, argv, &i, "--breaker", NULL, &v)) != 0) {
+            if (k < 0)
+                return IOHW_EXIT_USAGE;
+            if (parse_int(v, 0, 1000000, &n) != 0)
+                return iohw_cli_usage("run", "--breaker '%s': expected a number "
+                                      "of TIMEOUTs (0: off)", v);
+            o->breaker = (int)n;
         } else if ((k = iohw_cli_option("run", argc, argv, &i, "--journal", NULL, &v)) != 0) {
             if (k < 0)
                 return IOHW_EXIT_USAGE;
@@ -200,6 +219,8 @@ static int parse_args(int argc, char **argv, iohw_run_options *o,
             *list = 1;
         } else if (strcmp(a, "--no-diagnose") == 0) {
             o->diagnose = 0;
+        } else if (strcmp(a, "--allow-empty") == 0) {
+            o->allow_empty = 1;
         } else if (strcmp(a, "--adapt-layout") == 0) {
             o->adapt_layout = 1;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
@@ -216,10 +237,7 @@ static int parse_args(int argc, char **argv, iohw_run_options *o,
 int iohw_cli_run(int argc, char **argv)
 {
     iohw_run_options o;
-    memset(&o, 0, sizeof o);
-    o.shard_index = o.shard_count = 1;
-    o.timeout = 60;
-    o.diagnose = 1;
+    iohw_run_options_init(&o);
     o.memory_limit_mb = -1;  /* not given: the default below */
     o.progress = isatty(2) ? 1 : 0;
     o.failure_blocks = 1;
@@ -252,7 +270,7 @@ int iohw_cli_run(int argc, char **argv)
     }
     int memory_limit_given = o.memory_limit_mb >= 0;
     if (!memory_limit_given)
-        o.memory_limit_mb = 8192;
+        o.memory_limit_mb = IOHW_RUN_MEMORY_LIMIT_MB;
     if (memory_limit_given && o.memory_limit_mb > 0 &&
         !iohw_run_memory_limit_works())
         iohw_cli_error("run: --memory-limit is not enforced in this build "
@@ -286,7 +304,8 @@ int iohw_cli_run(int argc, char **argv)
         return IOHW_EXIT_USAGE;
     }
     if (res.count == 0)
-        iohw_cli_error("run: no case selected");
+        iohw_cli_error("run: no case selected%s", o.allow_empty ? "" :
+                       " (nothing was tested; --allow-empty accepts that)");
     if (baseline != NULL) {
         iohw_baseline_apply(&bl, &res);
         iohw_baseline_print_stale(&bl, stderr);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cases/case.h"
+#include "harness/run.h"
 #include "iohw/backend.h"
 
 static int cmd_help(int argc, char **argv);
@@ -131,8 +132,10 @@ int iohw_cli_parse_threads(const char *cmd, const char *text, int *threads)
 {
     char *end = NULL;
     long v = strtol(text, &end, 10);
-    if (text[0] == '\0' || end == NULL || *end != '\0' || v < 1 || v > 4096) {
-        iohw_cli_usage(cmd, "--threads '%s': expected an integer from 1 to 4096", text);
+    if (text[0] == '\0' || end == NULL || *end != '\0' || v < 1 ||
+        v > IOHW_JOBS_MAX) {
+        iohw_cli_usage(cmd, "--threads '%s': expected an integer from 1 to %d",
+                       text, IOHW_JOBS_MAX);
         return -1;
     }
     *threads = (int)v;
@@ -144,7 +147,7 @@ int iohw_cli_default_threads(void)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     if (n < 1)
         return 1;
-    return n > 4096 ? 4096 : (int)n;
+    return n > IOHW_JOBS_MAX ? IOHW_JOBS_MAX : (int)n;
 }
 
 /* --- help and dispatch --------------------------------------------------- */

@@ -143,7 +143,10 @@ void iohw_console_add(iohw_console *c, const iohw_result *r, int fresh)
     c->fresh += fresh != 0;
     if (c->blocks && iohw_result_status_bad(r->status)) {
         erase_bar(c);
-        iohw_console_block(c->out, c->backend, r);
+        if (c->repro != NULL)
+            iohw_console_block_repro(c->out, c->repro, r);
+        else
+            iohw_console_block(c->out, c->backend, r);
         fflush(c->out);
         c->last_ns = 0;     /* redraw the bar at once */
     }
@@ -163,6 +166,14 @@ void iohw_console_finish(iohw_console *c)
 /* --- one bad result ------------------------------------------------------ */
 
 void iohw_console_block(FILE *out, const char *backend, const iohw_result *r)
+{
+    iohw_repro_options o;
+    iohw_repro_options_backend(backend, &o);
+    iohw_console_block_repro(out, &o, r);
+}
+
+void iohw_console_block_repro(FILE *out, const iohw_repro_options *o,
+                              const iohw_result *r)
 {
     char repro[16384];
     fprintf(out, "\n%s ", iohw_result_status_name(r->status));
@@ -191,7 +202,7 @@ void iohw_console_block(FILE *out, const char *backend, const iohw_result *r)
                 (long long)p->coord[4], p->expected, p->got,
                 p->got - p->expected, p->bound);
     }
-    if (iohw_repro_command(backend, r, repro, (int)sizeof repro) >= 0)
+    if (iohw_repro_format(o, r, repro, (int)sizeof repro) >= 0)
         fprintf(out, "  __REPRO: %s\n", repro);
 }
 
@@ -249,6 +260,47 @@ static int count_tags(const iohw_result *r, tag_row **rows, int n, int *cap)
     return n;
 }
 
+/* 1 when some result is bad. */
+static int any_bad(const iohw_run_results *r)
+{
+    for (int64_t i = 0; i < r->count; i++)
+        if (iohw_result_status_bad(r->items[i].status))
+            return 1;
+    return 0;
+}
+
+/* The last lines: how many cases were compared, and the verdict, loud when
+ * nothing was tested ("nothing was tested: 195 of 195 UNSUPPORTED"). */
+static void print_verdict(const iohw_run_results *r, const int64_t *counts,
+                          FILE *out)
+{
+    int64_t compared = iohw_run_compared(r);
+    fprintf(out, "\ncompared with the oracle: %lld of %lld case(s)\n",
+            (long long)compared, (long long)r->count);
+    if (any_bad(r)) {
+        fputs("FAILED: some cases are FAIL, ERROR, CRASH, TIMEOUT or "
+              "INVALID\n", out);
+        return;
+    }
+    if (compared > 0) {
+        fputs("OK: nothing failed\n", out);
+        return;
+    }
+    fprintf(out, "%s: nothing was tested: ", r->allow_empty
+            ? "OK (--allow-empty)" : "FAILED");
+    if (r->count == 0)
+        fputs("no case selected", out);
+    for (int s = 0, first = 1; s < IOHW_RESULT_STATUS_COUNT; s++) {
+        if (counts[s] == 0)
+            continue;
+        fprintf(out, "%s%lld of %lld %s", first ? "" : ", ",
+                (long long)counts[s], (long long)r->count,
+                iohw_result_status_name((iohw_result_status)s));
+        first = 0;
+    }
+    fputc('\n', out);
+}
+
 void iohw_run_summary(const iohw_run_results *r, FILE *out)
 {
     int64_t counts[IOHW_RESULT_STATUS_COUNT] = {0};
@@ -280,14 +332,23 @@ void iohw_run_summary(const iohw_run_results *r, FILE *out)
                     (long long)rows[k].other);
     }
     free(rows);
-    fprintf(out, "\n%s\n", iohw_run_exit_code(r) ? "FAILED: some cases are "
-            "FAIL, ERROR, CRASH, TIMEOUT or INVALID" : "OK: nothing failed");
+    print_verdict(r, counts, out);
+}
+
+int64_t iohw_run_compared(const iohw_run_results *r)
+{
+    int64_t n = 0;
+    for (int64_t i = 0; i < r->count; i++) {
+        iohw_result_status s = r->items[i].status;
+        n += s == IOHW_RESULT_PASS || s == IOHW_RESULT_FAIL ||
+             (s == IOHW_RESULT_WAIVED && r->items[i].elements > 0);
+    }
+    return n;
 }
 
 int iohw_run_exit_code(const iohw_run_results *r)
 {
-    for (int64_t i = 0; i < r->count; i++)
-        if (iohw_result_status_bad(r->items[i].status))
-            return 1;
-    return 0;
+    if (any_bad(r))
+        return 1;
+    return iohw_run_compared(r) == 0 && !r->allow_empty;
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "harness/repro.h"
 #include "harness/result.h"
 
 typedef struct iohw_console {
@@ -27,6 +28,9 @@ typedef struct iohw_console {
     int64_t t0_ns, last_ns, last_line_ns;
     int64_t last_line_done;
     int bar_shown;
+    /* Appended: the run's options for the __REPRO line; NULL: the backend
+     * alone.  Set after iohw_console_start. */
+    const iohw_repro_options *repro;
 } iohw_console;
 
 void iohw_console_start(iohw_console *c, int mode, int blocks,
@@ -42,5 +46,8 @@ void iohw_console_finish(iohw_console *c);
 
 /* The block of one bad result. */
 void iohw_console_block(FILE *out, const char *backend, const iohw_result *r);
+/* The same with the run's options in its __REPRO line. */
+void iohw_console_block_repro(FILE *out, const iohw_repro_options *o,
+                              const iohw_result *r);
 
 #endif

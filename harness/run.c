@@ -16,11 +16,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "harness/breaker.h"
 #include "harness/console.h"
 #include "harness/filter.h"
 #include "harness/journal.h"
 #include "harness/loader.h"
 #include "harness/suite.h"
+#include "harness/timeouts.h"
 #include "harness/worker.h"
 #include "harness/run_internal.h"
 
@@ -52,6 +54,9 @@ typedef struct run_state {
     iohw_console con;
     iohw_error *err;
     int stop;                /* an I/O error stops the run */
+    double *limits;          /* per entry: the backend-call limit */
+    iohw_breaker breaker;    /* classes whose cases are not run */
+    iohw_repro_options repro;
 } run_state;
 
 /* --- results ------------------------------------------------------------- */
@@ -204,9 +209,9 @@ static void on_reply(run_state *st, slot *s)
 /* Kills the worker of s when its case is overdue. */
 static void check_timeout(run_state *st, slot *s, int64_t now)
 {
-    double limit = st->o->timeout;
-    if (s->pid == 0 || s->task < 0 || limit <= 0)
+    if (s->pid == 0 || s->task < 0 || st->limits[s->task] <= 0)
         return;
+    double limit = st->limits[s->task];
     int64_t since = atomic_load(&s->note->call_since_ns);
     int call = atomic_load(&s->note->call);
     char msg[512];
@@ -228,19 +233,33 @@ static void check_timeout(run_state *st, slot *s, int64_t now)
     iohw_result r;
     entry_result(st, task, IOHW_RESULT_TIMEOUT, msg, &r);
     record(st, task, &r, (double)(now - s->sent_ns) * 1e-9);
+    iohw_breaker_timeout(&st->breaker, task);
+}
+
+/* Records the next pending cases of classes the breaker has opened as not
+ * run (TIMEOUT with the breaker's reason). */
+static void skip_open_classes(run_state *st)
+{
+    char msg[256];
+    while (st->next < st->npending &&
+           iohw_breaker_open(&st->breaker, st->pending[st->next], msg,
+                             sizeof msg)) {
+        int64_t task = st->pending[st->next++];
+        iohw_result r;
+        entry_result(st, task, IOHW_RESULT_TIMEOUT, msg, &r);
+        record(st, task, &r, 0.0);
+    }
 }
 
 /* Milliseconds until the next overdue case (capped at cap). */
 static int poll_wait_ms(const run_state *st, int64_t now, int cap)
 {
-    double limit = st->o->timeout;
     double wait = cap;
-    if (limit <= 0)
-        return cap;
     for (int i = 0; i < st->nslots; i++) {
         const slot *s = &st->slots[i];
-        if (s->pid == 0 || s->task < 0)
+        if (s->pid == 0 || s->task < 0 || st->limits[s->task] <= 0)
             continue;
+        double limit = st->limits[s->task];
         int64_t since = atomic_load(&s->note->call_since_ns);
         double left_call = since != 0 ? limit - (double)(now - since) * 1e-9
                                       : limit;
@@ -269,6 +288,7 @@ static int schedule(run_state *st)
         int busy = 0, alive = 0;
         for (int i = 0; i < st->nslots && !st->stop; i++) {
             slot *s = &st->slots[i];
+            skip_open_classes(st);
             if (s->pid == 0 && st->next < st->npending && spawn(st, s) != 0)
                 continue;
             if (s->pid != 0 && s->task < 0 && st->next < st->npending)
@@ -386,6 +406,8 @@ static void teardown(run_state *st)
     }
     free(st->slots);
     free(st->pending);
+    free(st->limits);
+    iohw_breaker_free(&st->breaker);
     iohw_suite_free(&st->suite);
 }
 
@@ -407,6 +429,14 @@ int iohw_run(const iohw_run_options *o, iohw_run_results *out, iohw_error *err)
     st.cfg.diagnose = o->diagnose;
     st.cfg.adapt_layout = o->adapt_layout;
     st.cfg.memory_limit_mb = o->memory_limit_mb;
+    st.limits = iohw_case_timeouts(o, &st.suite);
+    if (st.limits == NULL) {
+        iohw_error_set(err, "out of memory");
+        goto fail;
+    }
+    if (iohw_breaker_init(&st.breaker, &st.suite, o->breaker, err) != 0)
+        goto fail;
+    iohw_repro_options_of_run(o, &st.repro);
 
     /* Results already known: the journal's, and unreadable entries. */
     st.pending = malloc((size_t)(st.suite.count > 0 ? st.suite.count : 1) *
@@ -424,6 +454,7 @@ int iohw_run(const iohw_run_options *o, iohw_run_results *out, iohw_error *err)
     }
     iohw_console_start(&st.con, o->progress, o->failure_blocks, o->backend,
                        st.suite.count, stderr, stdout);
+    st.con.repro = &st.repro;
     for (int64_t i = 0; i < st.suite.count; i++) {
         if (known[i] == 1) {
             iohw_console_add(&st.con, &out->items[i], 0);

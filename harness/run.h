@@ -18,8 +18,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "harness/repro.h"
 #include "harness/result.h"
 #include "oracle/error.h"
+
+/* The defaults iohw_run_options_init sets (and `iohw run` documents). */
+#define IOHW_RUN_MEMORY_LIMIT_MB 8192   /* per worker */
+#define IOHW_RUN_BREAKER 3              /* TIMEOUTs that close a class */
+/* The most worker processes (--jobs, and the default of one per core) and
+ * oracle threads (--threads) one command starts. */
+#define IOHW_JOBS_MAX 1024
 
 typedef struct iohw_run_options {
     const char *backend;        /* path of the backend shared object */
@@ -43,7 +51,23 @@ typedef struct iohw_run_options {
     int failure_blocks;         /* 1: print a block for every bad result on
                                    stdout as it arrives (status, case, message,
                                    diagnosis, first mismatches, __REPRO) */
+    int timeout_scaled;         /* 1: `timeout` is the floor of a limit that
+                                   grows with each case's work
+                                   (harness/timeouts.h); 0: `timeout` is
+                                   the limit of every case */
+    int breaker;                /* after this many TIMEOUTs in one class
+                                   (rank and dtype) the class's remaining
+                                   cases are not run (harness/breaker.h);
+                                   0 = off */
+    int allow_empty;            /* 1: a run that compared no case's output
+                                   may exit 0 */
 } iohw_run_options;
+
+/* Zeroes *o and sets the defaults of `iohw run`: shard 1/1, one job per
+ * core, a scaled timeout with floor IOHW_TIMEOUT_FLOOR_S, memory limit
+ * IOHW_RUN_MEMORY_LIMIT_MB, diagnosis on, breaker IOHW_RUN_BREAKER, plain
+ * progress lines, no failure blocks. */
+void iohw_run_options_init(iohw_run_options *o);
 
 /* A run's results, in case order (file order, then id order). */
 typedef struct iohw_run_results {
@@ -58,6 +82,7 @@ typedef struct iohw_run_results {
                                    from the journal or found INVALID while
                                    listing the cases; NULL when count is 0 */
     int64_t resumed;            /* items taken from the journal */
+    int allow_empty;            /* the option of the same name */
 } iohw_run_results;
 
 /* Runs everything; returns 0 when the run completed (whatever the statuses)
@@ -66,13 +91,7 @@ typedef struct iohw_run_results {
 int iohw_run(const iohw_run_options *o, iohw_run_results *out, iohw_error *err);
 void iohw_run_results_free(iohw_run_results *r);
 
-/* The one-line command that reproduces a case:
- *   iohw run --backend LIB FILE --filter 'id=CASE'
- * (paths quoted for the shell when needed; without --filter for an entry
- * standing for a whole unreadable file).  Returns the length, or -1 when
- * buf (size n) is too small. */
-int iohw_repro_command(const char *backend, const iohw_result *r, char *buf,
-                       int n);
+/* The repro command of a case: iohw_repro_command, harness/repro.h. */
 
 /* --- appended ------------------------------------------------------------ */
 
@@ -87,8 +106,14 @@ int64_t iohw_run_list(const iohw_run_options *o, FILE *out, iohw_error *err);
 void iohw_run_summary(const iohw_run_results *r, FILE *out);
 
 /* The exit status of `iohw run` for these results: 1 when some result is
- * FAIL, ERROR, CRASH, TIMEOUT or INVALID, else 0. */
+ * FAIL, ERROR, CRASH, TIMEOUT or INVALID, or when no case's output was
+ * compared (every case UNSUPPORTED, or none selected) and r->allow_empty is
+ * 0; else 0. */
 int iohw_run_exit_code(const iohw_run_results *r);
+
+/* The number of results whose output was compared with the oracle's: PASS,
+ * FAIL, and WAIVED ones that had been compared (elements > 0). */
+int64_t iohw_run_compared(const iohw_run_results *r);
 
 /* 0 when --memory-limit cannot be enforced in this build (AddressSanitizer
  * reserves terabytes of address space, so RLIMIT_AS is not set). */

@@ -1,7 +1,8 @@
 /*
  * harness/run_prepare.c - the parts of `iohw run` around the scheduler:
  * checking the options, the backend check in the parent, --resume, --list,
- * the repro command, and small helpers shared with the worker.
+ * and small helpers shared with the worker (the repro command is in
+ * repro.c).
  */
 #include "harness/run_internal.h"
 
@@ -23,7 +24,7 @@ int iohw__default_jobs(void)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     if (n < 1)
         return 1;
-    return n > 1024 ? 1024 : (int)n;
+    return n > IOHW_JOBS_MAX ? IOHW_JOBS_MAX : (int)n;
 }
 
 double iohw__case_ceiling(double timeout)
@@ -111,6 +112,9 @@ int iohw__run_prepare(const iohw_run_options *o, iohw_suite *s,
     if (!(o->timeout >= 0) || isinf(o->timeout))
         return iohw_error_set(err, "timeout %g: expected a finite number of "
                               "seconds >= 0", o->timeout);
+    if (o->breaker < 0)
+        return iohw_error_set(err, "breaker %d: expected 0 (off) or more",
+                              o->breaker);
     if (o->memory_limit_mb < 0)
         return iohw_error_set(err, "memory limit %lld MB: expected >= 0",
                               (long long)o->memory_limit_mb);
@@ -138,6 +142,7 @@ int iohw__run_prepare(const iohw_run_options *o, iohw_suite *s,
                               (long long)s->count);
     }
     out->count = s->count;
+    out->allow_empty = o->allow_empty;
     return 0;
 }
 
@@ -218,7 +223,7 @@ int iohw__run_known(const iohw_run_options *o, const iohw_suite *s,
     return 0;
 }
 
-/* --- --list and the repro command ---------------------------------------- */
+/* --- --list ---------------------------------------- */
 
 int64_t iohw_run_list(const iohw_run_options *o, FILE *out, iohw_error *err)
 {
@@ -236,49 +241,4 @@ int64_t iohw_run_list(const iohw_run_options *o, FILE *out, iohw_error *err)
     int64_t n = s.count;
     iohw_suite_free(&s);
     return n;
-}
-
-/* Appends s to buf (size n); *len counts what did not fit as well. */
-static void append(char *buf, size_t n, size_t *len, const char *s)
-{
-    size_t k = strlen(s);
-    if (*len + k < n)
-        memcpy(buf + *len, s, k + 1);
-    *len += k;
-}
-
-/* Appends s, single-quoted when it holds anything the shell interprets. */
-static void append_word(char *buf, size_t n, size_t *len, const char *s)
-{
-    static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
-                               "VWXYZ0123456789_-./:=@%+,";
-    if (s[0] != '\0' && strspn(s, safe) == strlen(s)) {
-        append(buf, n, len, s);
-        return;
-    }
-    append(buf, n, len, "'");
-    for (const char *q = s; *q; q++) {
-        char one[2] = {*q, '\0'};
-        append(buf, n, len, *q == '\'' ? "'\\''" : one);
-    }
-    append(buf, n, len, "'");
-}
-
-int iohw_repro_command(const char *backend, const iohw_result *r, char *buf,
-                       int n)
-{
-    if (buf == NULL || n <= 0 || r == NULL)
-        return -1;
-    size_t len = 0, cap = (size_t)n;
-    buf[0] = '\0';
-    append(buf, cap, &len, "iohw run --backend ");
-    append_word(buf, cap, &len, backend != NULL ? backend : "LIB");
-    append(buf, cap, &len, " ");
-    append_word(buf, cap, &len, r->file);
-    if (r->case_id[0] != '\0') {
-        append(buf, cap, &len, " --filter 'id=");
-        append(buf, cap, &len, r->case_id);
-        append(buf, cap, &len, "'");
-    }
-    return len < cap ? (int)len : -1;
 }

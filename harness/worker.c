@@ -376,7 +376,9 @@ static void judge_case(worker *wk, const iohw_case *c, iohw_result *r)
                  (int)sizeof r->message - 1, note);
         return;
     }
-    r->status = IOHW_RESULT_UNSUPPORTED;
+    /* A supports() that fails is the backend's error, not a refusal. */
+    r->status = rc == IOHW_UNSUPPORTED ? IOHW_RESULT_UNSUPPORTED
+                                       : IOHW_RESULT_ERROR;
     snprintf(r->message, sizeof r->message, "%s%s", reason,
              rc == IOHW_UNSUPPORTED && wk->cfg->adapt_layout
                  ? " (and in no other layout either)" : "");

@@ -13,6 +13,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fault_common.h"
 #include "oracle/problem.h"
@@ -139,4 +140,12 @@ static const iohw_backend fault_table = {
 IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)
 {
     return host_abi_version >= 1 ? &fault_table : NULL;
+}
+
+void iohw__fault_sleep_forever(void)
+{
+    for (;;) {
+        struct timespec t = {1, 0};
+        nanosleep(&t, NULL);
+    }
 }

@@ -104,4 +104,8 @@ int iohw__fault_store_canonical(const iohw_problem *p, const double *yc,
 int64_t iohw__fault_y_count(const iohw_problem *p);
 size_t iohw__fault_elem_size(const iohw_problem *p);
 
+/* Never returns: sleeps (like a deadlock, so that a stuck worker does not
+ * steal a core from the rest of the run). */
+void iohw__fault_sleep_forever(void);
+
 #endif

@@ -4,8 +4,6 @@
  * It sleeps rather than spins, like a deadlock, so that a stuck worker does
  * not steal a core from the rest of the run.
  */
-#include <time.h>
-
 #include "fault_common.h"
 
 const char iohw__fault_name[] = "fault_hang";
@@ -18,10 +16,8 @@ static int before(const iohw_problem *p, iohw_error *err)
     int stuck = 0;
     for (uint32_t a = 0; a < p->rank; a++)
         stuck |= p->output_padding[a] > 0;
-    while (stuck) {
-        struct timespec t = {1, 0};
-        nanosleep(&t, NULL);
-    }
+    if (stuck)
+        iohw__fault_sleep_forever();
     return IOHW_OK;
 }
 

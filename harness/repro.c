@@ -1,0 +1,105 @@
+/*
+ * harness/repro.c - the repro command of a result (see repro.h).
+ */
+#include "harness/repro.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/run.h"
+
+/* Appends s to buf (size n); *len counts what did not fit as well. */
+static void append(char *buf, size_t n, size_t *len, const char *s)
+{
+    size_t k = strlen(s);
+    if (*len + k < n)
+        memcpy(buf + *len, s, k + 1);
+    *len += k;
+}
+
+/* Appends s, single-quoted when it holds anything the shell interprets. */
+static void append_word(char *buf, size_t n, size_t *len, const char *s)
+{
+    static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
+                               "VWXYZ0123456789_-./:=@%+,";
+    if (s[0] != '\0' && strspn(s, safe) == strlen(s)) {
+        append(buf, n, len, s);
+        return;
+    }
+    append(buf, n, len, "'");
+    for (const char *q = s; *q; q++) {
+        char one[2] = {*q, '\0'};
+        append(buf, n, len, *q == '\'' ? "'\\''" : one);
+    }
+    append(buf, n, len, "'");
+}
+
+/* The options that change the outcome, each with a leading blank. */
+static void append_options(char *buf, size_t n, size_t *len,
+                           const iohw_repro_options *o, const iohw_result *r)
+{
+    char num[64];
+    int adapted = strncmp(r->message, IOHW_REPRO_ADAPTED,
+                          strlen(IOHW_REPRO_ADAPTED)) == 0;
+    if (adapted || (o != NULL && o->adapt_layout))
+        append(buf, n, len, " --adapt-layout");
+    if (o == NULL)
+        return;
+    if (o->timeout_fixed) {
+        snprintf(num, sizeof num, " --timeout %.17g", o->timeout);
+        append(buf, n, len, num);
+    }
+    if (o->memory_limit_mb >= 0 &&
+        o->memory_limit_mb != IOHW_RUN_MEMORY_LIMIT_MB) {
+        snprintf(num, sizeof num, " --memory-limit %lld",
+                 (long long)o->memory_limit_mb);
+        append(buf, n, len, num);
+    }
+}
+
+int iohw_repro_format(const iohw_repro_options *o, const iohw_result *r,
+                      char *buf, int n)
+{
+    if (buf == NULL || n <= 0 || r == NULL)
+        return -1;
+    size_t len = 0, cap = (size_t)n;
+    buf[0] = '\0';
+    append(buf, cap, &len, "iohw run --backend ");
+    append_word(buf, cap, &len,
+                o != NULL && o->backend != NULL ? o->backend : "LIB");
+    append(buf, cap, &len, " ");
+    append_word(buf, cap, &len, r->file);
+    if (r->case_id[0] != '\0') {
+        append(buf, cap, &len, " --filter 'id=");
+        append(buf, cap, &len, r->case_id);
+        append(buf, cap, &len, "'");
+    }
+    append_options(buf, cap, &len, o, r);
+    return len < cap ? (int)len : -1;
+}
+
+void iohw_repro_options_of_run(const iohw_run_options *run,
+                               iohw_repro_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->backend = run->backend;
+    o->adapt_layout = run->adapt_layout;
+    o->timeout_fixed = !run->timeout_scaled;
+    o->timeout = run->timeout;
+    o->memory_limit_mb = run->memory_limit_mb;
+}
+
+void iohw_repro_options_backend(const char *backend, iohw_repro_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->backend = backend;
+    o->memory_limit_mb = -1;
+}
+
+int iohw_repro_command(const char *backend, const iohw_result *r, char *buf,
+                       int n)
+{
+    iohw_repro_options o;
+    iohw_repro_options_backend(backend, &o);
+    return iohw_repro_format(&o, r, buf, n);
+}
