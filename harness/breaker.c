@@ -77,9 +77,9 @@ int iohw_breaker_open(const iohw_breaker *b, int64_t i, char *msg, size_t n)
     const iohw_breaker_class *c = &b->classes[b->class_of[i]];
     if (c->timeouts < b->threshold)
         return 0;
-    snprintf(msg, n, "not run: %lld cases of this class (rank %u, %s) timed "
+    snprintf(msg, n, "not run: %lld case%s of this class (rank %u, %s) timed "
              "out (the circuit breaker, --breaker %d)", (long long)c->timeouts,
-             (unsigned)c->rank, iohw_dtype_name((iohw_dtype)c->dtype),
+             c->timeouts == 1 ? "" : "s", (unsigned)c->rank, iohw_dtype_name((iohw_dtype)c->dtype),
              b->threshold);
     return 1;
 }

@@ -29,45 +29,14 @@
 #include "oracle/layout.h"
 #include "oracle/oracle.h"
 #include "oracle/problem.h"
+#include "support/shell.h"
 
 #define MAX_CASES 400
 
 /* ---------------------------------------------------------------------- */
 /* Running the iohw program. */
 
-/* Runs a shell command with stderr joined to stdout; returns the exit
- * status (-1 when it did not exit) and the output (malloc'd). */
-static int sh(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int sh(char **out, const char *fmt, ...)
-{
-    char cmd[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    strncat(cmd, " 2>&1", sizeof cmd - strlen(cmd) - 1);
-    FILE *p = popen(cmd, "r");
-    cr_assert(p != NULL, "popen %s", cmd);
-    size_t cap = 1 << 16, n = 0, got;
-    char *buf = malloc(cap);
-    cr_assert(buf != NULL);
-    while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0) {
-        n += got;
-        if (n + 1 == cap) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-            cr_assert(buf != NULL);
-        }
-    }
-    buf[n] = '\0';
-    int status = pclose(p);
-    if (out != NULL)
-        *out = buf;
-    else
-        free(buf);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+#define sh iohw_test_sh
 
 /* The smoke suite of this run: IOHW_TEST_TMP/suite-smoke-<runner pid>,
  * written by the first test that asks (tests run in children of the

@@ -15,6 +15,10 @@
  * beyond max(stride, dilation)) are used.  The answers are cached in the
  * context (the last CLASS_MAX classes).
  *
+ * A query fails with IOHW_BACKEND_ERROR, not IOHW_UNSUPPORTED, when the
+ * program exits non-zero, is killed or writes a malformed OUT.h5: a query
+ * that cannot be answered is not a refusal (iohw run makes the case ERROR).
+ *
  * A run fails with IOHW_BACKEND_ERROR when the program exits non-zero, is
  * killed, writes no OUT.h5 or a malformed one (the message has the tail of
  * its output); it returns IOHW_UNSUPPORTED when the program answers
@@ -48,6 +52,7 @@ typedef struct exec_class {
     char data_layout[16];
     char weight_layout[16];
     int claimed;
+    int failed;             /* the query itself failed (not a refusal) */
     char why[400];
 } exec_class;
 
@@ -168,6 +173,7 @@ static const exec_class *ask(exec_ctx *c, const iohw_problem *p)
     iohw_error e;
     const char *const extra[] = {"--supports", c->in, c->out, NULL};
     unlink(c->out);
+    k.failed = 1;
     if (iohw__exec_write_input(c->in, p, NULL, NULL, NULL, &e) != 0) {
         snprintf(k.why, sizeof k.why, "cannot write the query: %.360s", e.msg);
     } else if (iohw__exec_spawn(&c->cmd, extra, &e) != 0) {
@@ -176,8 +182,10 @@ static const exec_class *ask(exec_ctx *c, const iohw_problem *p)
     } else {
         int rc = iohw__exec_read_output(c->out, p, 0, NULL, &e);
         k.claimed = rc == 0;
+        k.failed = rc < 0;
         if (rc != 0)
-            snprintf(k.why, sizeof k.why, "%.390s", e.msg);
+            snprintf(k.why, sizeof k.why, "%s%.360s", rc < 0 ? "the --supports "
+                     "query's answer: " : "", e.msg);
     }
     unlink(c->in);
     unlink(c->out);
@@ -201,14 +209,14 @@ static int exec_supports(void *ctx, const iohw_problem *p)
         return IOHW_UNSUPPORTED;
     if (!c->cmd_ok) {
         iohw_error_set(&c->err, "%s", c->cmd_why);
-        return IOHW_UNSUPPORTED;
+        return IOHW_BACKEND_ERROR;
     }
     if (exec_check(p, &c->err) != 0)
         return IOHW_UNSUPPORTED;
     const exec_class *k = ask(c, p);
     if (!k->claimed) {
         iohw_error_set(&c->err, "%s", k->why);
-        return IOHW_UNSUPPORTED;
+        return k->failed ? IOHW_BACKEND_ERROR : IOHW_UNSUPPORTED;
     }
     c->err.msg[0] = '\0';
     return IOHW_OK;

@@ -55,8 +55,12 @@ static int fault_check(const iohw_problem *p, iohw_error *err)
 static int fault_supports(void *ctx, const iohw_problem *p)
 {
     fault_ctx *c = ctx;
-    return fault_check(p, c != NULL ? &c->err : NULL) == 0 ? IOHW_OK
-                                                           : IOHW_UNSUPPORTED;
+    iohw_error *err = c != NULL ? &c->err : NULL;
+    if (fault_check(p, err) != 0)
+        return IOHW_UNSUPPORTED;
+    if (iohw__fault_spec.claims != NULL && iohw__fault_spec.claims(p, err) != 0)
+        return IOHW_UNSUPPORTED;
+    return IOHW_OK;
 }
 
 /* The model, perturbed by the fault, into buf (layout and dtype). */

@@ -59,6 +59,10 @@ typedef struct fault_spec {
      * the dtype, in the data layout) into the caller's y. */
     void (*store)(const iohw_problem *p, const void *result, void *y,
                   const void *x);
+    /* Appended: 0 when supports() claims the (valid) problem; otherwise
+     * the reason in err and supports() says IOHW_UNSUPPORTED.  NULL: every
+     * valid problem is claimed. */
+    int (*claims)(const iohw_problem *p, iohw_error *err);
 } fault_spec;
 
 /* Defined by each fault's own file. */

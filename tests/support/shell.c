@@ -1,0 +1,41 @@
+/*
+ * tests/support/shell.c - running a shell command from a test (shell.h).
+ */
+#include "support/shell.h"
+
+#include <criterion/criterion.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+int iohw_test_sh(char **out, const char *fmt, ...)
+{
+    char cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    strncat(cmd, " 2>&1", sizeof cmd - strlen(cmd) - 1);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p != NULL, "popen %s", cmd);
+    size_t cap = 1 << 16, n = 0, got;
+    char *buf = malloc(cap);
+    cr_assert(buf != NULL);
+    while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0) {
+        n += got;
+        if (n + 1 == cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+            cr_assert(buf != NULL);
+        }
+    }
+    buf[n] = '\0';
+    int status = pclose(p);
+    if (out != NULL)
+        *out = buf;
+    else
+        free(buf);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
