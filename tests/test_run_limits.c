@@ -260,7 +260,8 @@ Test(limits, selecting_no_case_is_not_a_pass_either)
 
 /* Runs the two channels-first cases through the exec backend with a program
  * whose --supports query does what `query` says. */
-static int run_exec(const char *dir, const char *query, char **out)
+static int run_exec(const char *dir, const char *query, const char *opts,
+                    char **out)
 {
     char prog[600], lib[512];
     snprintf(prog, sizeof prog, "%s/prog.sh", dir);
@@ -271,31 +272,44 @@ static int run_exec(const char *dir, const char *query, char **out)
     cr_assert_eq(chmod(prog, 0755), 0);
     backend_path(lib, sizeof lib, "exec");
     return sh(out, "IOHW_EXEC_COMMAND='%s' '%s' run --backend '%s' '%s' --quiet "
-              "--jobs 1 2>&1", prog, IOHW_BIN, lib, dir);
+              "--jobs 1 %s", prog, IOHW_BIN, lib, dir, opts);
 }
 
-Test(limits, a_supports_query_that_dies_is_an_error_not_a_refusal)
+/* Both channels-first cases are ERROR with `needle` in the output. */
+static void expect_errors(const char *name, const char *query, const char *needle)
 {
     char dir[512], *out;
-    make_dir(dir, sizeof dir, "dies");
+    make_dir(dir, sizeof dir, name);
     make_channels_first(dir);
-    int rc = run_exec(dir, "echo 'cannot map memory' >&2; exit 3", &out);
+    int rc = run_exec(dir, query, "", &out);
     cr_expect_eq(rc, 1, "%s", out);
     cr_expect_eq(count(out, "\nERROR problem."), 2, "%s", out);
-    cr_expect_not_null(strstr(out, "supports() returned"), "%s", out);
+    cr_expect_not_null(strstr(out, needle), "%s", out);
     free(out);
     remove_dir(dir);
 }
 
+Test(limits, a_supports_query_that_dies_is_an_error_not_a_refusal)
+{
+    expect_errors("dies", "echo 'cannot map memory' >&2; exit 3",
+                  "supports() returned IOHW_BACKEND_ERROR: the --supports query "
+                  "failed");
+}
+
 Test(limits, a_supports_query_that_answers_garbage_is_an_error)
 {
+    expect_errors("garbage", "echo 'not hdf5' > \"$3\"; exit 0",
+                  "the --supports query's answer");
+}
+
+Test(limits, a_supports_query_that_hangs_is_a_timeout_not_a_refusal)
+{
     char dir[512], *out;
-    make_dir(dir, sizeof dir, "garbage");
+    make_dir(dir, sizeof dir, "query-hangs");
     make_channels_first(dir);
-    int rc = run_exec(dir, "echo 'not hdf5' > \"$3\"; exit 0", &out);
+    int rc = run_exec(dir, "exec sleep 5", "--timeout 0.5", &out);
     cr_expect_eq(rc, 1, "%s", out);
-    cr_expect_eq(count(out, "\nERROR problem."), 2, "%s", out);
-    cr_expect_not_null(strstr(out, "the --supports query's answer"), "%s", out);
+    cr_expect_eq(count(out, "supports() did not return within 0.5 s"), 2, "%s", out);
     free(out);
     remove_dir(dir);
 }
