@@ -70,6 +70,13 @@ void iohw_breaker_timeout(iohw_breaker *b, int64_t i)
         b->classes[b->class_of[i]].timeouts++;
 }
 
+void iohw_breaker_resumed(iohw_breaker *b, int64_t i, const iohw_result *r)
+{
+    if (r->status == IOHW_RESULT_TIMEOUT &&
+        strncmp(r->message, IOHW_BREAKER_NOT_RUN, strlen(IOHW_BREAKER_NOT_RUN)) != 0)
+        iohw_breaker_timeout(b, i);
+}
+
 int iohw_breaker_open(const iohw_breaker *b, int64_t i, char *msg, size_t n)
 {
     if (b->threshold <= 0 || b->class_of == NULL || b->class_of[i] < 0)
@@ -77,7 +84,7 @@ int iohw_breaker_open(const iohw_breaker *b, int64_t i, char *msg, size_t n)
     const iohw_breaker_class *c = &b->classes[b->class_of[i]];
     if (c->timeouts < b->threshold)
         return 0;
-    snprintf(msg, n, "not run: %lld case%s of this class (rank %u, %s) timed "
+    snprintf(msg, n, IOHW_BREAKER_NOT_RUN "%lld case%s of this class (rank %u, %s) timed "
              "out (the circuit breaker, --breaker %d)", (long long)c->timeouts,
              c->timeouts == 1 ? "" : "s", (unsigned)c->rank, iohw_dtype_name((iohw_dtype)c->dtype),
              b->threshold);

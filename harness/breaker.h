@@ -18,8 +18,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "harness/result.h"
 #include "harness/suite.h"
 #include "oracle/error.h"
+
+/* The beginning of the message of a case the breaker left out. */
+#define IOHW_BREAKER_NOT_RUN "not run: "
 
 typedef struct iohw_breaker_class {
     uint32_t rank;
@@ -41,6 +45,9 @@ void iohw_breaker_free(iohw_breaker *b);
 
 /* Counts a TIMEOUT of entry i (a case that was run, not one skipped). */
 void iohw_breaker_timeout(iohw_breaker *b, int64_t i);
+/* Counts entry i's result taken from a journal when it is a TIMEOUT of a
+ * case that was run (not one the breaker left out). */
+void iohw_breaker_resumed(iohw_breaker *b, int64_t i, const iohw_result *r);
 
 /* 1 when entry i's class is open, with the message for its result in msg
  * (size n); 0 when the case is to be run. */

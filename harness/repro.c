@@ -4,6 +4,7 @@
 #include "harness/repro.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/run.h"
@@ -34,11 +35,21 @@ static void append_word(char *buf, size_t n, size_t *len, const char *s)
     append(buf, n, len, "'");
 }
 
+/* The shortest "%g" form of x that reads back as x. */
+static void format_seconds(double x, char *buf, size_t n)
+{
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x)
+            return;
+    }
+}
+
 /* The options that change the outcome, each with a leading blank. */
 static void append_options(char *buf, size_t n, size_t *len,
                            const iohw_repro_options *o, const iohw_result *r)
 {
-    char num[64];
+    char num[64], secs[40];
     int adapted = strncmp(r->message, IOHW_REPRO_ADAPTED,
                           strlen(IOHW_REPRO_ADAPTED)) == 0;
     if (adapted || (o != NULL && o->adapt_layout))
@@ -46,7 +57,8 @@ static void append_options(char *buf, size_t n, size_t *len,
     if (o == NULL)
         return;
     if (o->timeout_fixed) {
-        snprintf(num, sizeof num, " --timeout %.17g", o->timeout);
+        format_seconds(o->timeout, secs, sizeof secs);
+        snprintf(num, sizeof num, " --timeout %s", secs);
         append(buf, n, len, num);
     }
     if (o->memory_limit_mb >= 0 &&

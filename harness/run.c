@@ -458,6 +458,7 @@ int iohw_run(const iohw_run_options *o, iohw_run_results *out, iohw_error *err)
     for (int64_t i = 0; i < st.suite.count; i++) {
         if (known[i] == 1) {
             iohw_console_add(&st.con, &out->items[i], 0);
+            iohw_breaker_resumed(&st.breaker, i, &out->items[i]);
         } else if (st.suite.entries[i].invalid != NULL) {
             iohw_result r;
             entry_result(&st, i, IOHW_RESULT_INVALID,

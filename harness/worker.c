@@ -23,6 +23,7 @@
 #include "harness/compare.h"
 #include "harness/diagnose.h"
 #include "harness/loader.h"
+#include "harness/repro.h"
 #include "harness/run_internal.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"
@@ -369,7 +370,7 @@ static void judge_case(worker *wk, const iohw_case *c, iohw_result *r)
         judge_claimed(wk, &a, r);
         iohw_case_free(&a);
         char note[sizeof r->message + 128];
-        snprintf(note, sizeof note, "run with layouts %s/%s (adapted from "
+        snprintf(note, sizeof note, IOHW_REPRO_ADAPTED "%s/%s (adapted from "
                  "%s/%s)%s%s", xl, wl, c->p.data_layout, c->p.weight_layout,
                  r->message[0] ? "; " : "", r->message);
         snprintf(r->message, sizeof r->message, "%.*s",

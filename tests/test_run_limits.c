@@ -204,6 +204,27 @@ Test(limits, with_the_breaker_off_every_case_of_the_class_runs)
     remove_dir(dir);
 }
 
+Test(limits, timeouts_in_the_journal_count_when_a_run_resumes)
+{
+    char dir[512], *out;
+    make_dir(dir, sizeof dir, "resume");
+    char opts[700];
+    snprintf(opts, sizeof opts, "--breaker 0 --journal '%s/j.jsonl' --filter "
+             "'id=problem.0'", dir);
+    cr_assert_eq(run_three_hanging(dir, opts, &out), 1, "%s", out);
+    cr_expect_eq(count(out, "did not return within 0.3 s"), 1, "%s", out);
+    free(out);
+    snprintf(opts, sizeof opts, "--breaker 1 --journal '%s/j.jsonl' --resume", dir);
+    cr_assert_eq(run_three_hanging(dir, opts, &out), 1, "%s", out);
+    /* Only the journal's case ran into the timeout; none was run again. */
+    cr_expect_eq(count(out, "did not return within"), 1, "%s", out);
+    cr_expect_not_null(strstr(out, "(1 taken from the journal)"), "%s", out);
+    cr_expect_eq(count(out, "message:   not run: 1 case of this class (rank 3, "
+                            "f64)"), 2, "%s", out);
+    free(out);
+    remove_dir(dir);
+}
+
 /* --- nothing tested ------------------------------------------------------ */
 
 /* Two channels-first cases, which the picky backend does not claim. */
