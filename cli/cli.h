@@ -73,11 +73,12 @@ int iohw_cli_option(const char *cmd, int argc, char **argv, int *i,
                     const char *long_name, const char *short_name,
                     const char **value);
 
-/* Parses the value of --threads: an integer in [1, 4096].  Prints a usage
- * error and returns -1 for anything else. */
+/* Parses the value of --threads: an integer in [1, IOHW_JOBS_MAX]
+ * (harness/run.h).  Prints a usage error and returns -1 for anything else. */
 int iohw_cli_parse_threads(const char *cmd, const char *text, int *threads);
 
-/* The default of --threads: the number of online CPUs (at least 1). */
+/* The default of --threads: the number of online CPUs (at least 1, at most
+ * IOHW_JOBS_MAX). */
 int iohw_cli_default_threads(void);
 
 #endif

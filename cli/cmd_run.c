@@ -14,6 +14,10 @@
 #include "harness/run.h"
 #include "reports/reports.h"
 
+/* A numeric macro as a string literal, for the help text. */
+#define NUMBER_(x) #x
+#define NUMBER(x) NUMBER_(x)
+
 const char iohw_cli_run_help[] =
     "Usage: iohw run --backend LIB.so SUITE_OR_FILE... [OPTIONS]\n"
     "       iohw run --list SUITE_OR_FILE... [--filter EXPR] [--shard I/N]\n"
@@ -41,19 +45,22 @@ const char iohw_cli_run_help[] =
     "                      Example: 'rank=3,g>1,tag=dilated'\n"
     "  --shard I/N         run only the I-th of N disjoint shards (by a stable\n"
     "                      hash of the case id; 1 <= I <= N)\n"
-    "  --jobs N            worker processes (default: the number of cores)\n"
+    "  --jobs N            worker processes (default: the number of cores; at\n"
+    "                      most " NUMBER(IOHW_JOBS_MAX) ")\n"
     "  --timeout S         seconds one backend call (supports() or run()) may\n"
     "                      take before its worker is killed: TIMEOUT; 0 = no\n"
     "                      limit.  Default: 10 s plus one second per ten\n"
-    "                      million multiply-adds of the case (C_in*L*C_out/g*K\n"
-    "                      products), so a 2-GMAC case gets 210 s\n"
+    "                      million multiply-adds of the case (n*ci*in * co/g*k:\n"
+    "                      every input element times the weights of its\n"
+    "                      group), so a 2-GMAC case gets 210 s\n"
     "  --breaker N         after N cases of one class (rank and dtype) end in\n"
     "                      TIMEOUT, do not run the class's remaining cases:\n"
     "                      they become TIMEOUT \"not run: N cases of this class\n"
-    "                      (rank 3, f32) timed out\" (default 3; 0 = off)\n"
+    "                      (rank 3, f32) timed out\" (default "
+    NUMBER(IOHW_RUN_BREAKER) "; 0 = off)\n"
     "  --memory-limit MB   address-space limit (RLIMIT_AS) of each worker, so a\n"
     "                      runaway backend cannot take the machine (default\n"
-    "                      8192; 0 = no limit); not enforced when iohw is\n"
+    "                      " NUMBER(IOHW_RUN_MEMORY_LIMIT_MB) "; 0 = no limit); not enforced when iohw is\n"
     "                      built with AddressSanitizer (which reserves\n"
     "                      terabytes of address space)\n"
     "  --journal F         append every result to F as it arrives, one JSON\n"
