@@ -70,10 +70,16 @@ void iohw_breaker_timeout(iohw_breaker *b, int64_t i)
         b->classes[b->class_of[i]].timeouts++;
 }
 
+int iohw_breaker_left_out(const iohw_result *r)
+{
+    return r->status == IOHW_RESULT_TIMEOUT &&
+           strncmp(r->message, IOHW_BREAKER_NOT_RUN,
+                   strlen(IOHW_BREAKER_NOT_RUN)) == 0;
+}
+
 void iohw_breaker_resumed(iohw_breaker *b, int64_t i, const iohw_result *r)
 {
-    if (r->status == IOHW_RESULT_TIMEOUT &&
-        strncmp(r->message, IOHW_BREAKER_NOT_RUN, strlen(IOHW_BREAKER_NOT_RUN)) != 0)
+    if (r->status == IOHW_RESULT_TIMEOUT && !iohw_breaker_left_out(r))
         iohw_breaker_timeout(b, i);
 }
 

@@ -11,6 +11,8 @@
  * circuit breaker, --breaker 3)".  They stay bad results (the run exits 1)
  * and appear in every report; cases already running finish normally.
  * Entries whose descriptor does not parse have no class and are always run.
+ * With --resume, the journal's TIMEOUTs count, and the cases the breaker
+ * left out are run again (or left out again, if their class is open).
  */
 #ifndef IOHW_BREAKER_H
 #define IOHW_BREAKER_H
@@ -45,6 +47,10 @@ void iohw_breaker_free(iohw_breaker *b);
 
 /* Counts a TIMEOUT of entry i (a case that was run, not one skipped). */
 void iohw_breaker_timeout(iohw_breaker *b, int64_t i);
+/* 1 when r is the result of a case the breaker left out (--resume runs
+ * such cases again rather than keeping the journal's result). */
+int iohw_breaker_left_out(const iohw_result *r);
+
 /* Counts entry i's result taken from a journal when it is a TIMEOUT of a
  * case that was run (not one the breaker left out). */
 void iohw_breaker_resumed(iohw_breaker *b, int64_t i, const iohw_result *r);

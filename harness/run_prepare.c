@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/breaker.h"
 #include "harness/filter.h"
 #include "harness/journal.h"
 #include "harness/loader.h"
@@ -212,7 +213,7 @@ int iohw__run_known(const iohw_run_options *o, const iohw_suite *s,
     for (int64_t i = 0; i < s->count; i++) {
         const iohw_suite_entry *e = &s->entries[i];
         const iohw_result *r = lookup(v, count, s->files[e->file], e->id);
-        if (r == NULL)
+        if (r == NULL || iohw_breaker_left_out(r))
             continue;
         out->items[i] = *r;
         (*known)[i] = 1;

@@ -204,7 +204,7 @@ Test(limits, with_the_breaker_off_every_case_of_the_class_runs)
     remove_dir(dir);
 }
 
-Test(limits, timeouts_in_the_journal_count_when_a_run_resumes)
+Test(limits, on_resume_the_journals_timeouts_count_and_left_out_cases_run_again)
 {
     char dir[512], *out;
     make_dir(dir, sizeof dir, "resume");
@@ -221,6 +221,12 @@ Test(limits, timeouts_in_the_journal_count_when_a_run_resumes)
     cr_expect_not_null(strstr(out, "(1 taken from the journal)"), "%s", out);
     cr_expect_eq(count(out, "message:   not run: 1 case of this class (rank 3, "
                             "f64)"), 2, "%s", out);
+    free(out);
+    /* The cases left out run when the breaker is off. */
+    snprintf(opts, sizeof opts, "--breaker 0 --journal '%s/j.jsonl' --resume", dir);
+    cr_assert_eq(run_three_hanging(dir, opts, &out), 1, "%s", out);
+    cr_expect_eq(count(out, "did not return within"), 3, "%s", out);
+    cr_expect_not_null(strstr(out, "(1 taken from the journal)"), "%s", out);
     free(out);
     remove_dir(dir);
 }
