@@ -224,7 +224,7 @@ int iohw__run_known(const iohw_run_options *o, const iohw_suite *s,
     return 0;
 }
 
-/* --- --list ---------------------------------------- */
+/* --- --list -------------------------------------------------------------- */
 
 int64_t iohw_run_list(const iohw_run_options *o, FILE *out, iohw_error *err)
 {
