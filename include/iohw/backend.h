@@ -14,7 +14,8 @@
  * backend built years apart agree are written out at iohw_problem and
  * iohw_backend below, and in section 5 of the specification (docs/SPEC.md).
  *
- * Semantics (strict IOHW, see the iohw specification section 1): with
+ * Semantics (strict IOHW, see the iohw specification section 1 in
+ * docs/SPEC.md): with
  * Cg = C_in / G and Mg = C_out / G,
  *
  *     y[n, g*Mg + m, o] = bias[g*Mg + m]
