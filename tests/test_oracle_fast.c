@@ -3,13 +3,16 @@
  * is the default only because it gives the same bits as the definition
  * (conv_transpose.c): y, y_f64, err_bound and terms_max, on every case of
  * the smoke and ci profiles and on random problems in every dtype and fill,
- * with 1 to 4 threads.  And IOHW_ORACLE picks between the two.
+ * with 1 to 4 threads.  And IOHW_ORACLE, `iohw gen --definition` and
+ * `iohw oracle --definition` pick the definition.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "generators/generators.h"
 #include "generators/suite.h"
@@ -237,4 +240,42 @@ Test(oracle_fast, the_definition_names_a_bad_argument)
     const double want[4] = {1, 3, 5, 3};
     for (int i = 0; i < 4; i++)
         cr_expect_eq(y[i], want[i], "y[%d] = %g, want %g", i, y[i], want[i]);
+}
+
+/* Runs a shell command; its exit status, or -1 when it did not exit. */
+static int shell(const char *cmd)
+{
+    const int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* `iohw gen --definition` and `iohw oracle --definition` write the same
+ * bytes as without the option, and IOHW_ORACLE=definition does the same. */
+Test(oracle_fast, the_command_line_writes_the_same_files_either_way)
+{
+    char dir[512], cmd[4096];
+    snprintf(dir, sizeof dir, "%s/oracle-fast-%d", IOHW_TEST_TMP, (int)getpid());
+    const char *problems =
+        "--problem 'n=2 ci=4 co=6 g=2 in=5x7 k=3x2 s=2x1 d=1x2 pad=1:0x0:1 op=1x0 bias=1' "
+        "--problem 'ci=3 co=2 in=9 k=4 s=3 dt=f64 fill=cancel' "
+        "--problem 'ci=2 co=2 in=3x3x3 k=2 dt=bf16 fill=special xl=NDHWC wl=DHWOI'";
+    snprintf(cmd, sizeof cmd,
+             "rm -rf '%s' && mkdir -p '%s' && cd '%s' && "
+             "'%s' gen %s -o fast.h5 >/dev/null && "
+             "'%s' gen %s --definition -o def.h5 >/dev/null && "
+             "IOHW_ORACLE=definition '%s' gen %s -o env.h5 >/dev/null && "
+             "cmp fast.h5 def.h5 && cmp fast.h5 env.h5 && "
+             "'%s' oracle fast.h5 -o o_fast.h5 >/dev/null && "
+             "'%s' oracle fast.h5 --definition -o o_def.h5 >/dev/null && "
+             "cmp o_fast.h5 o_def.h5",
+             dir, dir, dir, IOHW_BIN, problems, IOHW_BIN, problems, IOHW_BIN, problems,
+             IOHW_BIN, IOHW_BIN);
+    cr_expect_eq(shell(cmd), 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd, "IOHW_ORACLE=slow '%s' gen --problem 'ci=1 co=1 in=3 k=2' "
+             "-o '%s/bad.h5' 2>'%s/bad.txt'", IOHW_BIN, dir, dir);
+    cr_expect_eq(shell(cmd), 2, "a misspelt IOHW_ORACLE is an error: %s", cmd);
+    snprintf(cmd, sizeof cmd, "grep -q \"IOHW_ORACLE='slow'\" '%s/bad.txt'", dir);
+    cr_expect_eq(shell(cmd), 0, "the message names the variable");
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    shell(cmd);
 }
