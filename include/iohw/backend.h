@@ -107,7 +107,10 @@ enum {
  * Version and size rules (append-only):
  *  - struct_size is sizeof(iohw_problem) as the host that filled it was
  *    built; it is at least IOHW_PROBLEM_SIZE_V1 (the members below, 272
- *    bytes).  A backend refuses a smaller one as IOHW_INVALID_PROBLEM.
+ *    bytes).  A backend refuses a smaller one (IOHW_UNSUPPORTED from
+ *    supports(), IOHW_INVALID_PROBLEM from run()) and accepts any larger one:
+ *    it compares struct_size with IOHW_PROBLEM_SIZE_V1, not with its own
+ *    sizeof(iohw_problem).
  *  - Every member has a fixed width (no enum, long, pointer or bit-field)
  *    and its natural alignment, with no implicit padding; members are never
  *    removed, reordered, resized or given a new meaning.
