@@ -15,12 +15,13 @@
 #include "generators/generators.h"
 #include "generators/suite.h"
 #include "oracle/descriptor.h"
+#include "oracle/oracle.h"
 
 const char iohw_cli_gen_help[] =
     "Usage: iohw gen --problem 'DESCRIPTOR' [--problem 'DESCRIPTOR' ...] -o FILE\n"
-    "                [--id ID] [--threads N]\n"
+    "                [--id ID] [--threads N] [--definition]\n"
     "       iohw gen --profile smoke|ci|full -o DIR [--seed S] [--threads N]\n"
-    "                [--dry-run]\n"
+    "                [--dry-run] [--definition]\n"
     "       iohw gen --list-profiles\n"
     "\n"
     "With --problem, writes one case per --problem into the HDF5 case file FILE:\n"
@@ -62,6 +63,11 @@ const char iohw_cli_gen_help[] =
     "                      digits, '.', '_' and '-'\n"
     "  --threads N         oracle threads (--problem) or threads making cases\n"
     "                      (--profile) (default: the number of online CPUs)\n"
+    "  --definition        compute with the oracle's definition (plain loops,\n"
+    "                      oracle/conv_transpose.c) instead of its tuned kernel;\n"
+    "                      the two write the same bits (a test proves it), so\n"
+    "                      this checks a suspicious case both ways.  The same as\n"
+    "                      the environment variable IOHW_ORACLE=definition\n"
     "  -h, --help          this text\n"
     "\n"
     "Descriptor: one line of key=value tokens separated by spaces; sizes per\n"
@@ -92,7 +98,8 @@ const char iohw_cli_gen_help[] =
     "           --problem 'ci=3 co=5 in=8 k=4 s=2 dt=f16 fill=exact' -o two.h5\n"
     "  iohw show case.h5\n"
     "  iohw gen --profile smoke -o suite/ && iohw show suite/\n"
-    "  iohw gen --profile ci --seed 7 -o ci-suite/ --threads 2\n";
+    "  iohw gen --profile ci --seed 7 -o ci-suite/ --threads 2\n"
+    "  iohw gen --problem 'ci=3 co=5 in=8 k=4 s=2' --definition -o def.h5\n";
 
 static int fail_usage_desc(const char *text, const iohw_error *e)
 {
@@ -232,6 +239,8 @@ int iohw_cli_gen(int argc, char **argv)
             list = 1;
         } else if (strcmp(argv[i], "--dry-run") == 0) {
             dry_run = 1;
+        } else if (strcmp(argv[i], "--definition") == 0) {
+            setenv(IOHW_ORACLE_ENV, "definition", 1);
         } else if (argv[i][0] == '-') {
             iohw_cli_usage("gen", "unknown option '%s'", argv[i]);
             goto done;

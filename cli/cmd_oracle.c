@@ -4,14 +4,16 @@
  */
 #include "cli/cli.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cases/case.h"
 #include "generators/generators.h"
+#include "oracle/oracle.h"
 
 const char iohw_cli_oracle_help[] =
-    "Usage: iohw oracle IN.h5 -o OUT.h5 [--threads N]\n"
+    "Usage: iohw oracle IN.h5 -o OUT.h5 [--threads N] [--definition]\n"
     "\n"
     "Completes user-supplied cases.  Reads every case of IN.h5 (its attributes\n"
     "and x, w and bias; out_size, terms_max, fill, seed, tags, descriptor and\n"
@@ -27,6 +29,8 @@ const char iohw_cli_oracle_help[] =
     "  -o, --output FILE   the completed case file (required; replaced if it\n"
     "                      exists; must not be IN.h5)\n"
     "  --threads N         oracle threads (default: the number of online CPUs)\n"
+    "  --definition        compute with the oracle's definition instead of its\n"
+    "                      tuned kernel (same bits; see 'iohw help gen')\n"
     "  -h, --help          this text\n"
     "\n"
     "The schema of case files is section 4 of the specification: a group\n"
@@ -76,6 +80,8 @@ int iohw_cli_oracle(int argc, char **argv)
         } else if ((r = iohw_cli_option("oracle", argc, argv, &i, "--threads", NULL, &v)) != 0) {
             if (r < 0 || iohw_cli_parse_threads("oracle", v, &threads) != 0)
                 return IOHW_EXIT_USAGE;
+        } else if (strcmp(argv[i], "--definition") == 0) {
+            setenv(IOHW_ORACLE_ENV, "definition", 1);
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             return iohw_cli_usage("oracle", "unknown option '%s'", argv[i]);
         } else if (in == NULL) {

@@ -27,20 +27,12 @@
 
 #define ENTRY_SYMBOL "iohw_backend_entry"
 
-/* Bytes of an ABI version 1 table: everything up to last_error. */
-#define ABI1_TABLE_SIZE \
-    (offsetof(iohw_backend, last_error) + sizeof(((iohw_backend *)0)->last_error))
-
-/* Name of an ABI status code, for messages. */
-static const char *abi_status_name(int status)
+const char *iohw_backend_status_name(int status)
 {
     switch (status) {
-    case IOHW_OK: return "IOHW_OK";
-    case IOHW_UNSUPPORTED: return "IOHW_UNSUPPORTED";
-    case IOHW_INVALID_PROBLEM: return "IOHW_INVALID_PROBLEM";
-    case IOHW_OUT_OF_MEMORY: return "IOHW_OUT_OF_MEMORY";
-    case IOHW_BACKEND_ERROR: return "IOHW_BACKEND_ERROR";
-    case IOHW_INCOMPATIBLE_ABI: return "IOHW_INCOMPATIBLE_ABI";
+#define STATUS_CASE(name, code, meaning) case code: return "IOHW_" #name;
+    IOHW_STATUS_MAP(STATUS_CASE)
+#undef STATUS_CASE
     default: return "not an iohw_status";
     }
 }
@@ -73,11 +65,11 @@ static int check_table(const char *path, const iohw_backend *t, iohw_error *err)
             "table or NULL)", path, (unsigned)t->abi_version,
             (unsigned)IOHW_ABI_VERSION, (unsigned)IOHW_ABI_VERSION,
             (unsigned)IOHW_ABI_VERSION);
-    if ((size_t)t->struct_size < ABI1_TABLE_SIZE)
+    if ((size_t)t->struct_size < IOHW_BACKEND_SIZE_V1)
         return iohw_error_set(err,
             "backend '%s': struct_size is %u bytes, smaller than the %zu "
             "bytes of an ABI version %u iohw_backend table", path,
-            (unsigned)t->struct_size, (size_t)ABI1_TABLE_SIZE,
+            (unsigned)t->struct_size, (size_t)IOHW_BACKEND_SIZE_V1,
             (unsigned)IOHW_ABI_VERSION);
 
     /* Required members, in table order. */
@@ -161,7 +153,7 @@ int iohw_backend_load(const char *path, iohw_loaded_backend *lb,
             const char *why = t->last_error(ctx);
             iohw_error_set(err, "backend '%s' (%s %s): init failed with "
                            "status %d (%s): %s", path, t->name, t->version,
-                           rc, abi_status_name(rc),
+                           rc, iohw_backend_status_name(rc),
                            why != NULL && why[0] != '\0' ? why
                                                          : "no message");
             return fail(lb, handle);

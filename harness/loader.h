@@ -29,6 +29,11 @@ int iohw_backend_load(const char *path, iohw_loaded_backend *lb,
  * that returns NULL anyway). */
 const char *iohw_backend_last_error(const iohw_loaded_backend *lb);
 
+/* The name of an iohw_status code ("IOHW_OK", "IOHW_UNSUPPORTED", ...), from
+ * IOHW_STATUS_MAP; "not an iohw_status" for any other value (a backend may
+ * return anything).  Never NULL; the string is static. */
+const char *iohw_backend_status_name(int status);
+
 /* fini (when present) and dlclose. */
 void iohw_backend_unload(iohw_loaded_backend *lb);
 

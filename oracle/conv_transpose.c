@@ -1,6 +1,6 @@
 /*
- * oracle/conv_transpose.c - the reference transposed convolution on
- * canonical double tensors (strict IOHW), and terms_max.
+ * oracle/conv_transpose.c - the definition of the transposed convolution
+ * (specification section 1, docs/SPEC.md), on canonical double tensors.
  *
  * Definition
  * ==========
@@ -12,471 +12,176 @@
  *   eb[n, g*Mg + m, o] = |bias[g*Mg + m]|
  *       + sum over the same terms of |x[n, g*Cg + c, i] * w[g*Cg + c, m, k]|
  *
- * with o, i, k, S, D, P vectors over the spatial axes (D, H, W order; the
- * conditions hold on every axis), Cg = C_in/G, Mg = C_out/G.
+ * with i, k, o, S, D, P vectors over the R spatial axes (D, H, W order; the
+ * condition holds on every axis), P = pad_begin, Cg = C_in/G, Mg = C_out/G.
  *
  * Arguments
  * =========
  *
- *   p       the problem; must pass iohw_problem_validate.  Its layouts and
- *           dtype are not used here: every tensor below is canonical double.
- *   x       x[N][C_in][L...], dense.
- *   w       w[C_in][Mg][K...], dense (the I axis spans all C_in).
- *   bias    bias[C_out] when p->has_bias, else ignored (may be NULL).
- *   dd      0: sum in double (exact products for f32, f16 and bf16 inputs);
- *           1: sum in double-double with exact two-products (f64 inputs).
- *   threads <= 1: run on the calling thread; more: split the (n, g, m)
- *           output planes between that many threads.
- *   y, eb   y[N][C_out][O...] and the bound of the same shape; overwritten.
- *           They must not overlap each other, x, w or bias.
- *   err     receives the reason of a failure; may be NULL.
+ *   p     the problem; must pass iohw_problem_validate.  Its layouts and
+ *         dtype are not used here: every tensor is canonical double.
+ *   x     x[N][C_in][L...], dense.
+ *   w     w[C_in][Mg][K...], dense (the I axis spans all C_in).
+ *   bias  bias[C_out] when p->has_bias, else ignored (may be NULL).
+ *   dd    0: sum in double (the products of f32, f16 and bf16 values are
+ *         exact); 1: sum in double-double, products split exactly (f64).
+ *   y, eb y[N][C_out][O...] and the bound of the same shape; overwritten.
+ *   err   receives the reason of a failure; may be NULL.
  *
- * Summation order (fixed)
- * =======================
+ * Summation order
+ * ===============
  *
- * Each output plane (n, g, m) starts from bias (or 0) and is computed by one
- * thread with the same code, so thread count never changes a bit.  Its terms
- * arrive in the order: c ascending, then the kernel tap k in row-major order
- * (kd, kh, kw), then the input position i in row-major order (id, ih, iw).
- * For a fixed (c, k) each output element receives at most one term, so every
- * element sums its terms in the order (c, k) lexicographic.
- *
- * Every rank is treated as 3-d: missing leading axes have extent 1, stride 1,
- * dilation 1 and no padding.  Out-of-range taps are skipped by precomputing,
- * per axis and per tap, the range of input positions whose output lands in
- * [0, O); the innermost loop (over iw) then has no branch.  Each thread
- * accumulates one plane at a time in a buffer split by phase along W
- * (output column ow = j*S_w + r kept at [r][j]), so that loop reads x and
- * writes the accumulator contiguously, and then writes the plane to y.
- *
- * Double-double (dd = 1)
- * ======================
- *
- * Each product is split exactly, p = fl(a*b), e = fma(a, b, -p).  The high
- * word is the plain double sum of the p (hi <- fl(hi + p)); TwoSum yields
- * that addition's exact error t, and lo <- lo + (t + e) gathers every error.
- * The result is fl(hi + lo).  Its error is about n^2 * 2^-106 times the sum
- * of the magnitudes of the partial sums - far below one ulp of y unless the
- * terms cancel by more than ~10^9.  Because hi is the plain IEEE sum, NaN
- * and +-Inf propagate exactly as in plain summation: when hi is not finite,
- * y = hi (lo would hold NaN from inf - inf).  The bound eb is summed the same
- * way (|a*b| = |p| + e*sign(p) exactly).  This file must be compiled without
- * floating-point contraction (ISO C mode, -ffp-contract=off): a fused
- * hi + a*b would break TwoSum.
- *
- * With dd = 0 eb is summed in plain double.  It is a bound: summing n
- * positive terms may understate it by at most (n - 1) * 2^-53 relative,
- * negligible beside the factor (terms_max + 2) * u of the comparison.
+ * Every element starts from bias (or 0) and adds its terms in the order of
+ * the loops below: c ascending, then the tap k in row-major order, then the
+ * input position i in row-major order.  For one (c, k) an element receives at
+ * most one term, so the order is (c, k) lexicographic.  The tuned kernel
+ * (conv_transpose_fast.c) adds the same terms in the same order with the
+ * same operations; tests/test_oracle_fast.c checks that both agree bit for
+ * bit.  This function is the one to read; that one is the one to run.
  */
-#include "oracle/oracle.h"
+#include "oracle/conv_transpose_internal.h"
 
-#include <math.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "oracle/problem.h"
 
-#define MAX_THREADS 256
-#define JB 512          /* slots per block along W (see plane) */
-
-/* The problem as 3-d extents, and the per-tap input ranges. */
-typedef struct plan {
-    int64_t N, C_in, C_out, Cg, Mg;
-    int64_t L[3], K[3], S[3], D[3], P[3], O[3];
-    int64_t *ilo[3], *ihi[3];    /* per axis, per tap: valid i in [ilo, ihi) */
-    const double *x, *w, *bias;
-    double *y, *eb;
-    int dd;
-} plan;
-
-typedef struct chunk {
-    const plan *pl;
-    int64_t q0, q1;              /* planes [q0, q1) of N*C_out */
-    int status;                  /* 0, or -1 when scratch ran out */
-} chunk;
-
-/* Valid input range of tap k on one axis: 0 <= i < L and
- * 0 <= i*S + k*D - P < O.  Computed in 128 bits: the members of a valid
- * problem fit int64, but sums like O - 1 + P - k*D need not. */
-__extension__ typedef __int128 wide;
-
-static wide floor_div(wide a, wide b)
+int iohw__conv_transpose_check(const char *who, const iohw_problem *p,
+                               const double *x, const double *w,
+                               const double *bias, int dd, const double *y,
+                               const double *eb, iohw_error *err)
 {
-    wide q = a / b;
-    if (a % b != 0 && a < 0)
-        q = q - 1;
-    return q;
+    if (p == NULL)
+        return iohw_error_set(err, "%s: problem p is NULL", who);
+    if (iohw_problem_validate(p, err) != 0)
+        return iohw_error_prefix(err, "%s: problem p", who);
+    if (x == NULL)
+        return iohw_error_set(err, "%s: x is NULL", who);
+    if (w == NULL)
+        return iohw_error_set(err, "%s: w is NULL", who);
+    if (p->has_bias && bias == NULL)
+        return iohw_error_set(err, "%s: bias is NULL but the problem has a bias", who);
+    if (dd != 0 && dd != 1)
+        return iohw_error_set(err, "%s: dd is %d, must be 0 or 1", who, dd);
+    if (y == NULL)
+        return iohw_error_set(err, "%s: y is NULL", who);
+    if (eb == NULL)
+        return iohw_error_set(err, "%s: eb is NULL", who);
+    return 0;
 }
 
-static void tap_range(int64_t L, int64_t S, int64_t D, int64_t P, int64_t O,
-                      int64_t k, int64_t *lo, int64_t *hi)
+/* Product of the first R entries of an extent array. */
+static int64_t volume(const int64_t *ext, int R)
 {
-    const wide shift = (wide)k * D - P;         /* o = i*S + shift */
-    wide a = -floor_div(shift, S);              /* ceil(-shift / S) */
-    wide b = floor_div((wide)O - 1 - shift, S) + 1;
-    if (a < 0)
-        a = 0;
-    if (b > L)
-        b = L;
-    if (b < a)
-        b = a;
-    *lo = (int64_t)a;
-    *hi = (int64_t)b;
+    int64_t v = 1;
+    for (int a = 0; a < R; a++)
+        v *= ext[a];
+    return v;
 }
 
-/*
- * The innermost loops, one row of one tap: acc[j] += x[j]*wv and
- * bound[j] += |x[j]*wv| for j < n, both contiguous.  On x86-64 they are
- * also compiled for AVX2 / FMA and picked at run time; every clone does the
- * same IEEE operations in the same order, so the results are identical.
- */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define CLONES(...) __attribute__((target_clones(__VA_ARGS__)))
-#endif
-#endif
-#ifndef CLONES
-#define CLONES(...)
-#endif
-
-CLONES("arch=x86-64-v3", "default")
-static void row_plain(int64_t n, double wv, const double *restrict xr,
-                      double *restrict ya, double *restrict ea)
+/* Where tap k (row-major index into K...) carries input position i
+ * (row-major into L...): the row-major index of o into O..., or -1 when
+ * o_a = i_a*S_a + k_a*D_a - P_a falls outside [0, O_a) on some axis.  Each
+ * product is bounded by the validated output-size formula; their sum may
+ * still overflow for a huge pad_end, and then lies far outside y. */
+static int64_t out_position(const iohw_problem *p, int64_t k, int64_t i)
 {
-    for (int64_t j = 0; j < n; j++) {
-        const double t = xr[j] * wv;
-        ya[j] += t;
-        ea[j] += fabs(t);
+    int64_t o = 0, place = 1;
+    for (int a = (int)p->rank - 1; a >= 0; a--) {
+        const int64_t k_a = k % p->kernel[a], i_a = i % p->in_size[a];
+        k /= p->kernel[a];
+        i /= p->in_size[a];
+        int64_t o_a;
+        if (__builtin_add_overflow(i_a * p->stride[a] - p->pad_begin[a],
+                                   k_a * p->dilation[a], &o_a))
+            return -1;
+        if (o_a < 0 || o_a >= p->out_size[a])
+            return -1;
+        o += o_a * place;
+        place *= p->out_size[a];
     }
+    return o;
 }
 
-/* The same in double-double: (yh, yl) += x[j]*wv, (eh, el) += |x[j]*wv|. */
-CLONES("arch=x86-64-v3", "default")
-static void row_dd(int64_t n, double wv, const double *restrict xr,
-                   double *restrict yh, double *restrict yl,
-                   double *restrict eh, double *restrict el)
+int iohw_conv_transpose_def(const iohw_problem *p, const double *x,
+                            const double *w, const double *bias, int dd,
+                            double *y, double *eb, iohw_error *err)
 {
-    for (int64_t j = 0; j < n; j++) {
-        /* Exact product a*b = p + e. */
-        const double p = xr[j] * wv;
-        const double e = fma(xr[j], wv, -p);
-        /* TwoSum: h + p = sum + t exactly. */
-        const double h = yh[j];
-        const double sum = h + p;
-        const double bv = sum - h;
-        const double t = (h - (sum - bv)) + (p - bv);
-        yh[j] = sum;
-        yl[j] += t + e;
-        /* The bound: |a*b| = |p| + e*sign(p). */
-        const double ap = fabs(p);
-        const double ae = e * copysign(1.0, p);
-        const double g = eh[j];
-        const double gs = g + ap;
-        const double gv = gs - g;
-        const double gt = (g - (gs - gv)) + (ap - gv);
-        eh[j] = gs;
-        el[j] += gt + ae;
-    }
-}
+    /* Test the input arguments. */
+    if (iohw__conv_transpose_check("conv_transpose_def", p, x, w, bias, dd,
+                                   y, eb, err) != 0)
+        return -1;
 
-/*
- * The per-thread accumulator of one output plane, split by phase along W so
- * that the taps of one row land contiguously: ow = j*SW + r is held at
- * [(od*OH + oh)*SP + r][j], with SP = min(SW, OW) phases (no ow < OW has a
- * larger residue) of OJ = ceil(OW / SW) columns.  yh/eh hold y and the
- * bound; yl/el their low words (double-double only).
- */
-typedef struct accum {
-    int64_t SP, OJ, size;
-    double *yh, *eh, *yl, *el;
-} accum;
+    /* Name the extents. */
+    const int R = (int)p->rank;
+    const int64_t N = p->batch;
+    const int64_t C_in = p->in_channels;
+    const int64_t C_out = p->out_channels;
+    const int64_t G = p->groups;
+    const int64_t Cg = C_in / G;
+    const int64_t Mg = C_out / G;
+    const int64_t LV = volume(p->in_size, R);   /* input positions i */
+    const int64_t KV = volume(p->kernel, R);    /* taps k */
+    const int64_t OV = volume(p->out_size, R);  /* output positions o */
 
-/* One output plane q = n*C_out + g*Mg + m. */
-static void plane(const plan *pl, int64_t q, const accum *ac)
-{
-    const int64_t C_in = pl->C_in, C_out = pl->C_out;
-    const int64_t Cg = pl->Cg, Mg = pl->Mg;
-    const int64_t LD = pl->L[0], LH = pl->L[1], LW = pl->L[2];
-    const int64_t KD = pl->K[0], KH = pl->K[1], KW = pl->K[2];
-    const int64_t SD = pl->S[0], SH = pl->S[1], SW = pl->S[2];
-    const int64_t DD = pl->D[0], DH = pl->D[1], DW = pl->D[2];
-    const int64_t PD = pl->P[0], PH = pl->P[1], PW = pl->P[2];
-    const int64_t OD = pl->O[0], OH = pl->O[1], OW = pl->O[2];
-    const int64_t SP = ac->SP, OJ = ac->OJ;
-    const int64_t n = q / C_out;
-    const int64_t co = q % C_out;
-    const int64_t g = co / Mg;
-    const int64_t m = co % Mg;
-    const int64_t in_plane = LD * LH * LW;
-    const int64_t out_plane = OD * OH * OW;
-    const int64_t taps = KD * KH * KW;
-
-    /* Start from the bias (or 0). */
-    const double b = pl->bias != NULL ? pl->bias[co] : 0.0;
-    for (int64_t a = 0; a < ac->size; a++) {
-        ac->yh[a] = b;
-        ac->eh[a] = fabs(b);
-    }
-    if (pl->dd) {
-        memset(ac->yl, 0, (size_t)ac->size * sizeof *ac->yl);
-        memset(ac->el, 0, (size_t)ac->size * sizeof *ac->el);
+    /* The low words of one output plane (double-double only). */
+    double *yl = NULL, *el = NULL;
+    if (dd) {
+        yl = malloc((size_t)OV * sizeof *yl);
+        el = malloc((size_t)OV * sizeof *el);
+        if (yl == NULL || el == NULL) {
+            free(yl);
+            free(el);
+            return iohw_error_set(err, "conv_transpose_def: out of memory "
+                                  "(an output plane of %lld elements)", (long long)OV);
+        }
     }
 
-    /* Scatter every input channel of the group through every tap, one
-     * block of JB slots (output columns of each phase) at a time so that
-     * long rows stay in cache.  Every output element lies in one block,
-     * so its terms still arrive in (c, k) order. */
-    for (int64_t jb = 0; jb < OJ; jb += JB) {
-        const int64_t je = jb + JB < OJ ? jb + JB : OJ;
-        for (int64_t c = 0; c < Cg; c++) {
-            const int64_t ci = g * Cg + c;
-            const double *xp = pl->x + (n * C_in + ci) * in_plane;
-            const double *wp = pl->w + (ci * Mg + m) * taps;
-            for (int64_t kd = 0; kd < KD; kd++) {
-                for (int64_t kh = 0; kh < KH; kh++) {
-                    for (int64_t kw = 0; kw < KW; kw++) {
-                        const double wv = wp[(kd * KH + kh) * KW + kw];
-                        /* The tap's row: slots j0 .. j0 + nw - 1 of phase
-                         * r, from x columns iw0 ..; clipped to the block. */
-                        const int64_t iw0 = pl->ilo[2][kw];
-                        const int64_t nw = pl->ihi[2][kw] - iw0;
-                        if (nw <= 0)
-                            continue;
-                        const int64_t ow0 = iw0 * SW - PW + kw * DW;
-                        const int64_t r = ow0 % SW;
-                        const int64_t j0 = ow0 / SW;
-                        const int64_t ja = j0 > jb ? j0 : jb;
-                        const int64_t jz = j0 + nw < je ? j0 + nw : je;
-                        if (ja >= jz)
-                            continue;
-                        const int64_t len = jz - ja;
-                        const int64_t iwa = iw0 + (ja - j0);
-                        for (int64_t id = pl->ilo[0][kd]; id < pl->ihi[0][kd]; id++) {
-                            const int64_t od = id * SD - PD + kd * DD;
-                            for (int64_t ih = pl->ilo[1][kh]; ih < pl->ihi[1][kh]; ih++) {
-                                const int64_t oh = ih * SH - PH + kh * DH;
-                                const double *xr = xp + (id * LH + ih) * LW + iwa;
-                                const int64_t a = ((od * OH + oh) * SP + r) * OJ + ja;
-                                if (pl->dd)
-                                    row_dd(len, wv, xr, ac->yh + a, ac->yl + a,
-                                           ac->eh + a, ac->el + a);
-                                else
-                                    row_plain(len, wv, xr, ac->yh + a, ac->eh + a);
-                            }
+    for (int64_t n = 0; n < N; n++) {
+        for (int64_t g = 0; g < G; g++) {
+            for (int64_t m = 0; m < Mg; m++) {
+                const int64_t co = g * Mg + m;
+                double *yp = y + (n * C_out + co) * OV;
+                double *ep = eb + (n * C_out + co) * OV;
+
+                /* Form y := bias (or 0), eb := |bias|. */
+                const double b = p->has_bias ? bias[co] : 0.0;
+                for (int64_t o = 0; o < OV; o++) {
+                    yp[o] = b;
+                    ep[o] = fabs(b);
+                    if (dd)
+                        yl[o] = el[o] = 0.0;
+                }
+
+                /* Form y := y + x*w, eb := eb + |x*w|, term by term. */
+                for (int64_t c = 0; c < Cg; c++) {
+                    const int64_t ci = g * Cg + c;
+                    const double *xp = x + (n * C_in + ci) * LV;
+                    const double *wp = w + (ci * Mg + m) * KV;
+                    for (int64_t k = 0; k < KV; k++) {
+                        for (int64_t i = 0; i < LV; i++) {
+                            const int64_t o = out_position(p, k, i);
+                            if (o < 0)
+                                continue;
+                            if (dd)
+                                iohw__add_term_dd(xp[i], wp[k], &yp[o], &yl[o],
+                                                  &ep[o], &el[o]);
+                            else
+                                iohw__add_term(xp[i], wp[k], &yp[o], &ep[o]);
                         }
                     }
+                }
+
+                /* Double-double: y := hi + lo. */
+                for (int64_t o = 0; dd && o < OV; o++) {
+                    yp[o] = iohw__dd_value(yp[o], yl[o]);
+                    ep[o] = iohw__dd_value(ep[o], el[o]);
                 }
             }
         }
     }
-
-    /* Write the plane out in natural order, phase by phase (ow = j*SW + r);
-     * double-double: y = fl(hi + lo), or hi when it is not finite. */
-    double *yp = pl->y + q * out_plane;
-    double *ep = pl->eb + q * out_plane;
-    for (int64_t row = 0; row < OD * OH; row++) {
-        for (int64_t r = 0; r < SP; r++) {
-            const int64_t a0 = (row * SP + r) * OJ;
-            int64_t j = 0;
-            for (int64_t ow = r; ow < OW; ow += SW) {
-                double yv = ac->yh[a0 + j], ev = ac->eh[a0 + j];
-                if (pl->dd && isfinite(yv))
-                    yv = yv + ac->yl[a0 + j];
-                if (pl->dd && isfinite(ev))
-                    ev = ev + ac->el[a0 + j];
-                yp[row * OW + ow] = yv;
-                ep[row * OW + ow] = ev;
-                j++;
-            }
-        }
-    }
-}
-
-static void *run_chunk(void *arg)
-{
-    chunk *ch = arg;
-    const plan *pl = ch->pl;
-    const int64_t OW = pl->O[2], SW = pl->S[2];
-    accum ac;
-    ac.SP = SW < OW ? SW : OW;
-    ac.OJ = (OW - 1) / SW + 1;
-    ac.size = pl->O[0] * pl->O[1] * ac.SP * ac.OJ;
-    const int nbuf = pl->dd ? 4 : 2;
-    double *buf = malloc((size_t)(nbuf * ac.size) * sizeof *buf);
-    if (buf == NULL) {
-        ch->status = -1;
-        return NULL;
-    }
-    ac.yh = buf;
-    ac.eh = buf + ac.size;
-    ac.yl = pl->dd ? buf + 2 * ac.size : NULL;
-    ac.el = pl->dd ? buf + 3 * ac.size : NULL;
-    for (int64_t q = ch->q0; q < ch->q1; q++)
-        plane(pl, q, &ac);
-    free(buf);
-    ch->status = 0;
-    return NULL;
-}
-
-/* Copies the problem's axes into 3-d extents (leading axes of extent 1). */
-static void plan_axes(const iohw_problem *p, plan *pl)
-{
-    const int R = (int)p->rank;
-    for (int a = 0; a < 3; a++) {
-        const int src = a - (3 - R);
-        if (src < 0) {
-            pl->L[a] = 1; pl->K[a] = 1; pl->S[a] = 1;
-            pl->D[a] = 1; pl->P[a] = 0; pl->O[a] = 1;
-        } else {
-            pl->L[a] = p->in_size[src];
-            pl->K[a] = p->kernel[src];
-            pl->S[a] = p->stride[src];
-            pl->D[a] = p->dilation[src];
-            pl->P[a] = p->pad_begin[src];
-            pl->O[a] = p->out_size[src];
-        }
-    }
-}
-
-int iohw_conv_transpose_ref(const iohw_problem *p, const double *x,
-                            const double *w, const double *bias, int dd,
-                            int threads, double *y, double *eb,
-                            iohw_error *err)
-{
-    /* Test the input arguments. */
-    if (p == NULL)
-        return iohw_error_set(err, "conv_transpose_ref: problem p is NULL");
-    if (iohw_problem_validate(p, err) != 0)
-        return iohw_error_prefix(err, "conv_transpose_ref: problem p");
-    if (x == NULL)
-        return iohw_error_set(err, "conv_transpose_ref: x is NULL");
-    if (w == NULL)
-        return iohw_error_set(err, "conv_transpose_ref: w is NULL");
-    if (p->has_bias && bias == NULL)
-        return iohw_error_set(err, "conv_transpose_ref: bias is NULL but the problem has a bias");
-    if (dd != 0 && dd != 1)
-        return iohw_error_set(err, "conv_transpose_ref: dd is %d, must be 0 or 1", dd);
-    if (y == NULL)
-        return iohw_error_set(err, "conv_transpose_ref: y is NULL");
-    if (eb == NULL)
-        return iohw_error_set(err, "conv_transpose_ref: eb is NULL");
-
-    /* Name the extents. */
-    plan pl;
-    memset(&pl, 0, sizeof pl);
-    pl.N = p->batch;
-    pl.C_in = p->in_channels;
-    pl.C_out = p->out_channels;
-    pl.Cg = p->in_channels / p->groups;
-    pl.Mg = p->out_channels / p->groups;
-    plan_axes(p, &pl);
-    pl.x = x;
-    pl.w = w;
-    pl.bias = p->has_bias ? bias : NULL;
-    pl.y = y;
-    pl.eb = eb;
-    pl.dd = dd;
-
-    /* Per axis, per tap: the valid input range. */
-    const int64_t ntaps = pl.K[0] + pl.K[1] + pl.K[2];
-    int64_t *ranges = malloc((size_t)(2 * ntaps) * sizeof *ranges);
-    if (ranges == NULL)
-        return iohw_error_set(err, "conv_transpose_ref: out of memory (%lld taps)",
-                              (long long)ntaps);
-    int64_t *next = ranges;
-    for (int a = 0; a < 3; a++) {
-        pl.ilo[a] = next;
-        pl.ihi[a] = next + pl.K[a];
-        next += 2 * pl.K[a];
-        for (int64_t k = 0; k < pl.K[a]; k++)
-            tap_range(pl.L[a], pl.S[a], pl.D[a], pl.P[a], pl.O[a], k,
-                      &pl.ilo[a][k], &pl.ihi[a][k]);
-    }
-
-    /* Split the N*C_out planes into contiguous chunks, one per thread. */
-    const int64_t planes = pl.N * pl.C_out;
-    int64_t T = threads < 1 ? 1 : threads;
-    if (T > MAX_THREADS)
-        T = MAX_THREADS;
-    if (T > planes)
-        T = planes;
-    chunk ch[MAX_THREADS];
-    pthread_t tid[MAX_THREADS];
-    int started[MAX_THREADS];
-    for (int64_t t = 0; t < T; t++) {
-        ch[t].pl = &pl;
-        ch[t].q0 = planes * t / T;
-        ch[t].q1 = planes * (t + 1) / T;
-        ch[t].status = -1;
-        started[t] = 0;
-    }
-
-    /* Compute: chunks 1.. on new threads (inline if one cannot start),
-     * chunk 0 on this thread. */
-    for (int64_t t = 1; t < T; t++)
-        started[t] = pthread_create(&tid[t], NULL, run_chunk, &ch[t]) == 0;
-    run_chunk(&ch[0]);
-    for (int64_t t = 1; t < T; t++) {
-        if (started[t])
-            pthread_join(tid[t], NULL);
-        else
-            run_chunk(&ch[t]);
-    }
-    free(ranges);
-    for (int64_t t = 0; t < T; t++)
-        if (ch[t].status != 0)
-            return iohw_error_set(err, "conv_transpose_ref: out of memory (accumulator of an output plane of %lld elements)",
-                                  (long long)(pl.O[0] * pl.O[1] * pl.O[2]));
+    free(yl);
+    free(el);
     return 0;
-}
-
-int64_t iohw_oracle_terms_max(const iohw_problem *p)
-{
-    /*
-     * terms_max = Cg * prod_a max_{o_a} #{k_a : some i_a in [0, L_a) has
-     * i_a*S_a + k_a*D_a - P_a = o_a}: the valid (i, k) pairs of an element
-     * factor over the axes, so the largest product is the product of the
-     * per-axis largest counts.  Per axis, tap k reaches the outputs
-     * o = i*S + k*D - P for i in its valid range: an arithmetic progression
-     * of step S.  A difference array along steps of S (cnt[o] = diff[o] +
-     * cnt[o - S]) counts them all in O(O + K) time.
-     * Returns -1 for an invalid problem or when memory runs out.
-     */
-    if (p == NULL || iohw_problem_validate(p, NULL) != 0)
-        return -1;
-    plan pl;
-    memset(&pl, 0, sizeof pl);
-    plan_axes(p, &pl);
-    int64_t terms = p->in_channels / p->groups;
-    for (int a = 0; a < 3; a++) {
-        const int64_t O = pl.O[a], S = pl.S[a];
-        int64_t *cnt = calloc((size_t)O, sizeof *cnt);
-        if (cnt == NULL)
-            return -1;
-        /* Mark where each tap's progression starts and ends. */
-        for (int64_t k = 0; k < pl.K[a]; k++) {
-            int64_t lo, hi;
-            tap_range(pl.L[a], S, pl.D[a], pl.P[a], O, k, &lo, &hi);
-            if (hi <= lo)
-                continue;
-            const wide first = (wide)lo * S - pl.P[a] + (wide)k * pl.D[a];
-            const wide past = (wide)hi * S - pl.P[a] + (wide)k * pl.D[a];
-            cnt[(int64_t)first] += 1;
-            if (past < O)
-                cnt[(int64_t)past] -= 1;
-        }
-        /* Prefix sums along steps of S, and the largest count. */
-        int64_t best = 0;
-        for (int64_t o = 0; o < O; o++) {
-            if (o >= S)
-                cnt[o] += cnt[o - S];
-            if (cnt[o] > best)
-                best = cnt[o];
-        }
-        free(cnt);
-        terms = terms * best;
-    }
-    return terms;
 }

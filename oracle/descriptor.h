@@ -1,6 +1,6 @@
 /*
  * oracle/descriptor.h - the one-line problem descriptor (specification
- * section 6), e.g.
+ * section 6, docs/SPEC.md), e.g.
  *   n=2 ci=4 co=6 g=2 in=5x7 k=3x2 s=2x1 d=1x2 pad=1:0x0:1 op=1x0 bias=1
  *   dt=f32 xl=NHWC wl=OIHW fill=normal seed=7
  */

@@ -1,6 +1,7 @@
 /*
- * oracle/layout.h - layout letters (specification section 2): validation,
- * shapes, and permutation between a layout and the canonical order.
+ * oracle/layout.h - layout letters (specification section 2, docs/SPEC.md):
+ * validation, shapes, and permutation between a layout and the canonical
+ * order.
  *
  * Canonical orders:
  *   data:   N, C, then the spatial axes (D, H, W order)      - ncanon = 2 + rank

@@ -5,14 +5,15 @@
  *   2. convert x, w and bias to double (exact for every dtype) and permute
  *      x and w from their layouts into the canonical orders
  *      x[N][C_in][L...] and w[C_in][Mg][K...];
- *   3. run the core, iohw_conv_transpose_ref (double-double for f64);
+ *   3. run the core, the definition or the tuned kernel (method;
+ *      double-double for f64);
  *   4. permute y_f64 and err_bound into the data layout (C = C_out) and
  *      round y_f64 to the dtype (to nearest, once) for y;
  *   5. terms_max.
  *
  * Arguments: p (validated here), x and w (dense, in p's layouts and dtype),
  * bias ([C_out] in the dtype; needed when p->has_bias, ignored otherwise),
- * threads (see iohw_conv_transpose_ref), r (the result, zeroed first and
+ * method and threads (see oracle.h), r (the result, zeroed first and
  * left zeroed on failure), err.
  */
 #include "oracle/oracle.h"
@@ -60,9 +61,58 @@ static void to_canonical(const iohw_layout_map *m, iohw_dtype dt,
     iohw_layout_to_canonical(m, sizeof(double), tmp, dst);
 }
 
+int iohw_oracle_method_resolve(iohw_oracle_method m, iohw_oracle_method *out,
+                               iohw_error *err)
+{
+    if (m == IOHW_ORACLE_FAST || m == IOHW_ORACLE_DEFINITION) {
+        *out = m;
+        return 0;
+    }
+    if (m != IOHW_ORACLE_FROM_ENV)
+        return iohw_error_set(err, "method %d is not an iohw_oracle_method", (int)m);
+    const char *v = getenv(IOHW_ORACLE_ENV);
+    if (v == NULL || v[0] == '\0' || strcmp(v, "fast") == 0)
+        *out = IOHW_ORACLE_FAST;
+    else if (strcmp(v, "definition") == 0)
+        *out = IOHW_ORACLE_DEFINITION;
+    else
+        return iohw_error_set(err, IOHW_ORACLE_ENV "='%.64s': expected "
+                              "'definition' or 'fast'", v);
+    return 0;
+}
+
+/* The core by method (resolved), threads for the tuned kernel only. */
+static int core(iohw_oracle_method m, const iohw_problem *p, const double *x,
+                const double *w, const double *bias, int dd, int threads,
+                double *y, double *eb, iohw_error *err)
+{
+    if (iohw_oracle_method_resolve(m, &m, err) != 0)
+        return -1;
+    if (m == IOHW_ORACLE_DEFINITION)
+        return iohw_conv_transpose_def(p, x, w, bias, dd, y, eb, err);
+    return iohw_conv_transpose_fast(p, x, w, bias, dd, threads, y, eb, err);
+}
+
+int iohw_conv_transpose_ref(const iohw_problem *p, const double *x,
+                            const double *w, const double *bias, int dd,
+                            int threads, double *y, double *eb,
+                            iohw_error *err)
+{
+    return core(IOHW_ORACLE_FROM_ENV, p, x, w, bias, dd, threads, y, eb, err);
+}
+
 int iohw_oracle_run(const iohw_problem *p, const void *x, const void *w,
                     const void *bias, int threads, iohw_oracle_result *r,
                     iohw_error *err)
+{
+    return iohw_oracle_run_method(p, x, w, bias, IOHW_ORACLE_FROM_ENV, threads,
+                                  r, err);
+}
+
+int iohw_oracle_run_method(const iohw_problem *p, const void *x,
+                           const void *w, const void *bias,
+                           iohw_oracle_method method, int threads,
+                           iohw_oracle_result *r, iohw_error *err)
 {
     /* Test the input arguments. */
     if (r == NULL)
@@ -126,8 +176,8 @@ int iohw_oracle_run(const iohw_problem *p, const void *x, const void *w,
     /* The core. */
     double *ycore = y_canon ? r->y_f64 : yc;
     double *ecore = y_canon ? r->err_bound : ec;
-    if (iohw_conv_transpose_ref(p, xc, wc, bc, dt == IOHW_F64 ? 1 : 0,
-                                threads, ycore, ecore, err) != 0) {
+    if (core(method, p, xc, wc, bc, dt == IOHW_F64 ? 1 : 0, threads, ycore,
+             ecore, err) != 0) {
         iohw_error_prefix(err, "oracle");
         goto done;
     }

@@ -1,5 +1,6 @@
 /*
- * oracle/oracle.h - the reference transposed convolution (strict IOHW).
+ * oracle/oracle.h - the reference transposed convolution (strict IOHW,
+ * specification section 1 in docs/SPEC.md).
  *
  * y[n, g*Mg + m, o] = bias[g*Mg + m]
  *     + sum_{c < Cg} sum_{(i,k): i*S + k*D - P = o} x[n, g*Cg + c, i] * w[g*Cg + c, m, k]
@@ -26,11 +27,36 @@ typedef struct iohw_oracle_result {
     int64_t terms_max;
 } iohw_oracle_result;
 
+/* Which implementation computes the sums.  Both give the same bits (a test
+ * proves it); the definition is the one to read, the tuned kernel the one
+ * to run.  IOHW_ORACLE_FROM_ENV reads the environment variable IOHW_ORACLE:
+ * "definition" picks the definition, unset, "" or "fast" the tuned kernel,
+ * anything else is an error. */
+typedef enum iohw_oracle_method {
+    IOHW_ORACLE_FROM_ENV = 0,
+    IOHW_ORACLE_FAST = 1,
+    IOHW_ORACLE_DEFINITION = 2
+} iohw_oracle_method;
+
+#define IOHW_ORACLE_ENV "IOHW_ORACLE"
+
+/* Resolves IOHW_ORACLE_FROM_ENV into FAST or DEFINITION (other methods pass
+ * through).  Fails naming the variable and its value when it is neither. */
+int iohw_oracle_method_resolve(iohw_oracle_method m, iohw_oracle_method *out,
+                               iohw_error *err);
+
 /* Runs the oracle on tensors in the problem's layouts and dtype (bias may be
  * NULL when has_bias is 0).  Allocates the three outputs; free them with
  * iohw_oracle_result_free.  threads <= 1 runs on the calling thread; more
- * splits independent output planes between threads without changing a bit.
- * Fails (with the reason) on an invalid problem or when memory runs out. */
+ * splits independent output planes between threads without changing a bit
+ * (the definition always runs on the calling thread).  Fails (with the
+ * reason) on an invalid problem or when memory runs out. */
+int iohw_oracle_run_method(const iohw_problem *p, const void *x,
+                           const void *w, const void *bias,
+                           iohw_oracle_method method, int threads,
+                           iohw_oracle_result *r, iohw_error *err);
+
+/* iohw_oracle_run_method with IOHW_ORACLE_FROM_ENV. */
 int iohw_oracle_run(const iohw_problem *p, const void *x, const void *w,
                     const void *bias, int threads, iohw_oracle_result *r,
                     iohw_error *err);
@@ -38,7 +64,17 @@ void iohw_oracle_result_free(iohw_oracle_result *r);
 
 /* The core on canonical double tensors: x[N][C_in][L...], w[C_in][Mg][K...],
  * bias[C_out] or NULL, y and eb [N][C_out][O...].  dd = 1 sums in
- * double-double (for f64 inputs), 0 in double.  y and eb are overwritten. */
+ * double-double (for f64 inputs), 0 in double.  y and eb are overwritten.
+ *   iohw_conv_transpose_def   the definition (conv_transpose.c): plain loops;
+ *   iohw_conv_transpose_fast  the tuned kernel (conv_transpose_fast.c);
+ *   iohw_conv_transpose_ref   the one IOHW_ORACLE picks (fast by default). */
+int iohw_conv_transpose_def(const iohw_problem *p, const double *x,
+                            const double *w, const double *bias, int dd,
+                            double *y, double *eb, iohw_error *err);
+int iohw_conv_transpose_fast(const iohw_problem *p, const double *x,
+                             const double *w, const double *bias, int dd,
+                             int threads, double *y, double *eb,
+                             iohw_error *err);
 int iohw_conv_transpose_ref(const iohw_problem *p, const double *x,
                             const double *w, const double *bias, int dd,
                             int threads, double *y, double *eb,

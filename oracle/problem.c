@@ -2,7 +2,7 @@
  * oracle/problem.c - defaults, output size, validation and element counts of
  * a transposed-convolution problem.
  *
- * Definitions (specification section 1), per spatial axis a < R:
+ * Definitions (specification section 1, docs/SPEC.md), per spatial axis a < R:
  *   O_a = (L_a - 1)*S_a - P-_a - P+_a + D_a*(K_a - 1) + A_a + 1,
  * with L, K, S, D >= 1 and P-, P+, A >= 0; a problem with O_a < 1 is invalid.
  * Tensors: x[N][C_in][L...], w[C_in][C_out/G][K...], bias[C_out],

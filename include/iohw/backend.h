@@ -10,9 +10,12 @@
  * stays loaded, or NULL when it cannot serve that host version.  The table's
  * first member is always the ABI version the backend implements and its second
  * member the size of the table in bytes; later versions only append members, so
- * a host reads no member past struct_size.
+ * a host reads no member past struct_size.  The rules that let a host and a
+ * backend built years apart agree are written out at iohw_problem and
+ * iohw_backend below, and in section 5 of the specification (docs/SPEC.md).
  *
- * Semantics (strict IOHW, see the iohw specification section 1): with
+ * Semantics (strict IOHW, see the iohw specification section 1 in
+ * docs/SPEC.md): with
  * Cg = C_in / G and Mg = C_out / G,
  *
  *     y[n, g*Mg + m, o] = bias[g*Mg + m]
@@ -30,6 +33,7 @@
 #ifndef IOHW_BACKEND_H
 #define IOHW_BACKEND_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -46,28 +50,50 @@ extern "C" {
 #define IOHW_EXPORT __attribute__((visibility("default")))
 #endif
 
-/* Status codes returned by supports() and run(). */
-typedef enum iohw_status {
-    IOHW_OK = 0,               /* done */
-    IOHW_UNSUPPORTED = 1,      /* the backend does not claim this problem */
-    IOHW_INVALID_PROBLEM = 2,  /* the problem itself is malformed */
-    IOHW_OUT_OF_MEMORY = 3,    /* the backend could not allocate */
-    IOHW_BACKEND_ERROR = 4,    /* anything else; see last_error() */
-    IOHW_INCOMPATIBLE_ABI = 5  /* the host's ABI version cannot be served */
-} iohw_status;
+/*
+ * Status codes returned by init(), supports() and run(), as one table:
+ * XX(NAME, code, meaning) gives IOHW_<NAME> = code.  Codes are never reused
+ * or renumbered; a later version may append a code, so a host treats a code
+ * it does not know as a failure of the backend.
+ */
+#define IOHW_STATUS_MAP(XX)                                                   \
+    XX(OK, 0, "done")                                                         \
+    XX(UNSUPPORTED, 1, "the backend does not claim this problem")             \
+    XX(INVALID_PROBLEM, 2, "the problem itself is malformed")                 \
+    XX(OUT_OF_MEMORY, 3, "the backend could not allocate")                    \
+    XX(BACKEND_ERROR, 4, "anything else; see last_error()")                   \
+    XX(INCOMPATIBLE_ABI, 5, "the host's ABI version cannot be served")
 
-/* Element types.  f16 and bf16 tensors hold 16-bit patterns (uint16_t). */
-typedef enum iohw_dtype {
+#define IOHW__STATUS_ENUM(name, code, meaning) IOHW_##name = code,
+typedef enum iohw_status {
+    IOHW_STATUS_MAP(IOHW__STATUS_ENUM)
+} iohw_status;
+#undef IOHW__STATUS_ENUM
+
+/* Element types: the codes of iohw_problem.dtype.  The type is a fixed-width
+ * integer, not an enum, so that its size never depends on the compiler.
+ * f16 and bf16 tensors hold 16-bit patterns (uint16_t). */
+typedef int32_t iohw_dtype;
+enum {
     IOHW_F32 = 1,
     IOHW_F64 = 2,
     IOHW_F16 = 3,
     IOHW_BF16 = 4
-} iohw_dtype;
+};
+
+/* The end of a member, in bytes from the start of its struct. */
+#define IOHW_MEMBER_END(type, member) \
+    (offsetof(type, member) + sizeof(((type *)0)->member))
+
+/* 1 when the struct at ptr (an iohw_problem or an iohw_backend) is long
+ * enough to hold member, by its struct_size: read an appended member only
+ * when this holds, and take it as absent otherwise. */
+#define IOHW_HAS_MEMBER(ptr, type, member) \
+    ((size_t)(ptr)->struct_size >= IOHW_MEMBER_END(type, member))
 
 /*
  * One transposed-convolution problem.  Plain data, no pointers, so it can be
- * copied and sent between processes.  struct_size is sizeof(iohw_problem) as
- * the host knows it.  Only the first `rank` entries of each per-axis array are
+ * copied and sent between processes.  Only the first `rank` entries of each per-axis array are
  * used, in D, H, W order (rank 1: W; rank 2: H, W; rank 3: D, H, W); the rest
  * are zero.  dilation is 1 for a dense kernel (never 0-based).  out_size
  * follows from the other members:
@@ -76,7 +102,24 @@ typedef enum iohw_dtype {
  * The layouts are NUL-terminated layout strings (specification section 2):
  * data_layout a permutation of N, C and the spatial letters (it applies to x
  * and y); weight_layout a permutation of I, O and the spatial letters, or of
- * G, I, O and the spatial letters.
+ * G, I, O and the spatial letters.  dtype is one of IOHW_F32 .. IOHW_BF16.
+ *
+ * Version and size rules (append-only):
+ *  - struct_size is sizeof(iohw_problem) as the host that filled it was
+ *    built; it is at least IOHW_PROBLEM_SIZE_V1 (the members below, 272
+ *    bytes).  A backend refuses a smaller one (IOHW_UNSUPPORTED from
+ *    supports(), IOHW_INVALID_PROBLEM from run()) and accepts any larger one:
+ *    it compares struct_size with IOHW_PROBLEM_SIZE_V1, not with its own
+ *    sizeof(iohw_problem).
+ *  - Every member has a fixed width (no enum, long, pointer or bit-field)
+ *    and its natural alignment, with no implicit padding; members are never
+ *    removed, reordered, resized or given a new meaning.
+ *  - A later version only appends members, each with a value meaning "as
+ *    before" (zero, or a code a version 1 backend would expect), so a
+ *    backend built against a newer header reads an appended member only when
+ *    IOHW_HAS_MEMBER(p, iohw_problem, member) holds and otherwise takes that
+ *    value; a backend built against an older header simply never reads past
+ *    the members it knows.
  */
 typedef struct iohw_problem {
     uint32_t struct_size;
@@ -95,9 +138,12 @@ typedef struct iohw_problem {
     int64_t out_size[3];
     char data_layout[16];
     char weight_layout[16];
-    iohw_dtype dtype;
+    int32_t dtype;              /* an iohw_dtype code, IOHW_F32 .. IOHW_BF16 */
     int32_t has_bias;
 } iohw_problem;
+
+/* Bytes of a version 1 problem: everything up to has_bias. */
+#define IOHW_PROBLEM_SIZE_V1 IOHW_MEMBER_END(iohw_problem, has_bias)
 
 /*
  * The table a backend returns.  name and version are static strings that
@@ -115,6 +161,15 @@ typedef struct iohw_problem {
  * last_error (required): a description of the last failure in this
  *   context; never NULL (an empty string when there is none).  The string
  *   stays valid until the next call into the backend with the same context.
+ *
+ * Version and size rules (append-only): abi_version and struct_size come
+ * first in every version.  struct_size is sizeof(iohw_backend) as the
+ * backend was built, at least IOHW_BACKEND_SIZE_V1 (everything up to
+ * last_error); a host refuses a smaller table.  Members are never removed,
+ * reordered or given a new meaning; a later version only appends optional
+ * members, which a host reads only when IOHW_HAS_MEMBER(t, iohw_backend,
+ * member) holds and treats as absent (NULL) otherwise.  A host ignores what
+ * lies past the members it knows.
  */
 typedef struct iohw_backend {
     uint32_t abi_version;
@@ -128,6 +183,9 @@ typedef struct iohw_backend {
                const void *bias, void *y);
     const char *(*last_error)(void *ctx);
 } iohw_backend;
+
+/* Bytes of a version 1 table: everything up to last_error. */
+#define IOHW_BACKEND_SIZE_V1 IOHW_MEMBER_END(iohw_backend, last_error)
 
 /* The one symbol a backend exports. */
 typedef const iohw_backend *(*iohw_backend_entry_fn)(uint32_t host_abi_version);

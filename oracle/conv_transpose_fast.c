@@ -1,0 +1,422 @@
+/*
+ * oracle/conv_transpose_fast.c - the tuned oracle kernel, and terms_max.
+ *
+ * It computes exactly what the definition (conv_transpose.c, specification
+ * section 1) computes: the same terms, added to each element in the same
+ * order (c ascending, then the tap k in row-major order (kd, kh, kw), then
+ * the input position i in row-major order (id, ih, iw)), with the same
+ * operations (conv_transpose_internal.h).  It is the default path only
+ * because tests/test_oracle_fast.c proves it bit-identical to the
+ * definition on every smoke and ci case and on random problems.  Arguments
+ * as iohw_conv_transpose_def, plus:
+ *
+ *   threads <= 1: run on the calling thread; more: split the (n, g, m)
+ *           output planes between that many threads.
+ *
+ * How it is fast
+ * ==============
+ *
+ * Each output plane (n, g, m) is computed by one thread with the same code,
+ * so thread count never changes a bit.  Every rank is treated as 3-d: missing
+ * leading axes have extent 1, stride 1, dilation 1 and no padding.
+ * Out-of-range taps are skipped by precomputing, per axis and per tap, the
+ * range of input positions whose output lands in [0, O); the innermost loop
+ * (over iw) then has no branch.  Each thread accumulates one plane at a time
+ * in a buffer split by phase along W (output column ow = j*S_w + r kept at
+ * [r][j]), so that loop reads x and writes the accumulator contiguously, and
+ * then writes the plane to y.  Long rows are cut into blocks of JB slots;
+ * every element lies in one block, so its terms still arrive in (c, k)
+ * order.  The innermost loops are also compiled for AVX2 / FMA and picked at
+ * run time; every clone does the same IEEE operations in the same order.
+ *
+ * Double-double (dd = 1)
+ * ======================
+ *
+ * The error of the double-double sum is about n^2 * 2^-106 times the sum of
+ * the magnitudes of the partial sums - far below one ulp of y unless the
+ * terms cancel by more than ~10^9.  Because hi is the plain IEEE sum, NaN
+ * and +-Inf propagate exactly as in plain summation.  This file must be
+ * compiled without floating-point contraction (ISO C mode,
+ * -ffp-contract=off): a fused hi + a*b would break TwoSum.
+ *
+ * With dd = 0 eb is summed in plain double.  It is a bound: summing n
+ * positive terms may understate it by at most (n - 1) * 2^-53 relative,
+ * negligible beside the factor (terms_max + 2) * u of the comparison.
+ */
+#include "oracle/conv_transpose_internal.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle/problem.h"
+
+#define MAX_THREADS 256
+#define JB 512          /* slots per block along W (see plane) */
+
+/* The problem as 3-d extents, and the per-tap input ranges. */
+typedef struct plan {
+    int64_t N, C_in, C_out, Cg, Mg;
+    int64_t L[3], K[3], S[3], D[3], P[3], O[3];
+    int64_t *ilo[3], *ihi[3];    /* per axis, per tap: valid i in [ilo, ihi) */
+    const double *x, *w, *bias;
+    double *y, *eb;
+    int dd;
+} plan;
+
+typedef struct chunk {
+    const plan *pl;
+    int64_t q0, q1;              /* planes [q0, q1) of N*C_out */
+    int status;                  /* 0, or -1 when scratch ran out */
+} chunk;
+
+/* Valid input range of tap k on one axis: 0 <= i < L and
+ * 0 <= i*S + k*D - P < O.  Computed in 128 bits: the members of a valid
+ * problem fit int64, but sums like O - 1 + P - k*D need not. */
+__extension__ typedef __int128 wide;
+
+static wide floor_div(wide a, wide b)
+{
+    wide q = a / b;
+    if (a % b != 0 && a < 0)
+        q = q - 1;
+    return q;
+}
+
+static void tap_range(int64_t L, int64_t S, int64_t D, int64_t P, int64_t O,
+                      int64_t k, int64_t *lo, int64_t *hi)
+{
+    const wide shift = (wide)k * D - P;         /* o = i*S + shift */
+    wide a = -floor_div(shift, S);              /* ceil(-shift / S) */
+    wide b = floor_div((wide)O - 1 - shift, S) + 1;
+    if (a < 0)
+        a = 0;
+    if (b > L)
+        b = L;
+    if (b < a)
+        b = a;
+    *lo = (int64_t)a;
+    *hi = (int64_t)b;
+}
+
+/*
+ * The innermost loops, one row of one tap: acc[j] += x[j]*wv and
+ * bound[j] += |x[j]*wv| for j < n, both contiguous.  On x86-64 they are
+ * also compiled for AVX2 / FMA and picked at run time; every clone does the
+ * same IEEE operations in the same order, so the results are identical.
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define CLONES(...) __attribute__((target_clones(__VA_ARGS__)))
+#endif
+#endif
+#ifndef CLONES
+#define CLONES(...)
+#endif
+
+CLONES("arch=x86-64-v3", "default")
+static void row_plain(int64_t n, double wv, const double *restrict xr,
+                      double *restrict ya, double *restrict ea)
+{
+    for (int64_t j = 0; j < n; j++)
+        iohw__add_term(xr[j], wv, &ya[j], &ea[j]);
+}
+
+/* The same in double-double: (yh, yl) += x[j]*wv, (eh, el) += |x[j]*wv|. */
+CLONES("arch=x86-64-v3", "default")
+static void row_dd(int64_t n, double wv, const double *restrict xr,
+                   double *restrict yh, double *restrict yl,
+                   double *restrict eh, double *restrict el)
+{
+    for (int64_t j = 0; j < n; j++)
+        iohw__add_term_dd(xr[j], wv, &yh[j], &yl[j], &eh[j], &el[j]);
+}
+
+/*
+ * The per-thread accumulator of one output plane, split by phase along W so
+ * that the taps of one row land contiguously: ow = j*SW + r is held at
+ * [(od*OH + oh)*SP + r][j], with SP = min(SW, OW) phases (no ow < OW has a
+ * larger residue) of OJ = ceil(OW / SW) columns.  yh/eh hold y and the
+ * bound; yl/el their low words (double-double only).
+ */
+typedef struct accum {
+    int64_t SP, OJ, size;
+    double *yh, *eh, *yl, *el;
+} accum;
+
+/* One output plane q = n*C_out + g*Mg + m. */
+static void plane(const plan *pl, int64_t q, const accum *ac)
+{
+    const int64_t C_in = pl->C_in, C_out = pl->C_out;
+    const int64_t Cg = pl->Cg, Mg = pl->Mg;
+    const int64_t LD = pl->L[0], LH = pl->L[1], LW = pl->L[2];
+    const int64_t KD = pl->K[0], KH = pl->K[1], KW = pl->K[2];
+    const int64_t SD = pl->S[0], SH = pl->S[1], SW = pl->S[2];
+    const int64_t DD = pl->D[0], DH = pl->D[1], DW = pl->D[2];
+    const int64_t PD = pl->P[0], PH = pl->P[1], PW = pl->P[2];
+    const int64_t OD = pl->O[0], OH = pl->O[1], OW = pl->O[2];
+    const int64_t SP = ac->SP, OJ = ac->OJ;
+    const int64_t n = q / C_out;
+    const int64_t co = q % C_out;
+    const int64_t g = co / Mg;
+    const int64_t m = co % Mg;
+    const int64_t in_plane = LD * LH * LW;
+    const int64_t out_plane = OD * OH * OW;
+    const int64_t taps = KD * KH * KW;
+
+    /* Start from the bias (or 0). */
+    const double b = pl->bias != NULL ? pl->bias[co] : 0.0;
+    for (int64_t a = 0; a < ac->size; a++) {
+        ac->yh[a] = b;
+        ac->eh[a] = fabs(b);
+    }
+    if (pl->dd) {
+        memset(ac->yl, 0, (size_t)ac->size * sizeof *ac->yl);
+        memset(ac->el, 0, (size_t)ac->size * sizeof *ac->el);
+    }
+
+    /* Scatter every input channel of the group through every tap, one
+     * block of JB slots (output columns of each phase) at a time so that
+     * long rows stay in cache.  Every output element lies in one block,
+     * so its terms still arrive in (c, k) order. */
+    for (int64_t jb = 0; jb < OJ; jb += JB) {
+        const int64_t je = jb + JB < OJ ? jb + JB : OJ;
+        for (int64_t c = 0; c < Cg; c++) {
+            const int64_t ci = g * Cg + c;
+            const double *xp = pl->x + (n * C_in + ci) * in_plane;
+            const double *wp = pl->w + (ci * Mg + m) * taps;
+            for (int64_t kd = 0; kd < KD; kd++) {
+                for (int64_t kh = 0; kh < KH; kh++) {
+                    for (int64_t kw = 0; kw < KW; kw++) {
+                        const double wv = wp[(kd * KH + kh) * KW + kw];
+                        /* The tap's row: slots j0 .. j0 + nw - 1 of phase
+                         * r, from x columns iw0 ..; clipped to the block. */
+                        const int64_t iw0 = pl->ilo[2][kw];
+                        const int64_t nw = pl->ihi[2][kw] - iw0;
+                        if (nw <= 0)
+                            continue;
+                        const int64_t ow0 = iw0 * SW - PW + kw * DW;
+                        const int64_t r = ow0 % SW;
+                        const int64_t j0 = ow0 / SW;
+                        const int64_t ja = j0 > jb ? j0 : jb;
+                        const int64_t jz = j0 + nw < je ? j0 + nw : je;
+                        if (ja >= jz)
+                            continue;
+                        const int64_t len = jz - ja;
+                        const int64_t iwa = iw0 + (ja - j0);
+                        for (int64_t id = pl->ilo[0][kd]; id < pl->ihi[0][kd]; id++) {
+                            const int64_t od = id * SD - PD + kd * DD;
+                            for (int64_t ih = pl->ilo[1][kh]; ih < pl->ihi[1][kh]; ih++) {
+                                const int64_t oh = ih * SH - PH + kh * DH;
+                                const double *xr = xp + (id * LH + ih) * LW + iwa;
+                                const int64_t a = ((od * OH + oh) * SP + r) * OJ + ja;
+                                if (pl->dd)
+                                    row_dd(len, wv, xr, ac->yh + a, ac->yl + a,
+                                           ac->eh + a, ac->el + a);
+                                else
+                                    row_plain(len, wv, xr, ac->yh + a, ac->eh + a);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /* Write the plane out in natural order, phase by phase (ow = j*SW + r);
+     * double-double: y = fl(hi + lo), or hi when it is not finite. */
+    double *yp = pl->y + q * out_plane;
+    double *ep = pl->eb + q * out_plane;
+    for (int64_t row = 0; row < OD * OH; row++) {
+        for (int64_t r = 0; r < SP; r++) {
+            const int64_t a0 = (row * SP + r) * OJ;
+            int64_t j = 0;
+            for (int64_t ow = r; ow < OW; ow += SW) {
+                double yv = ac->yh[a0 + j], ev = ac->eh[a0 + j];
+                if (pl->dd) {
+                    yv = iohw__dd_value(yv, ac->yl[a0 + j]);
+                    ev = iohw__dd_value(ev, ac->el[a0 + j]);
+                }
+                yp[row * OW + ow] = yv;
+                ep[row * OW + ow] = ev;
+                j++;
+            }
+        }
+    }
+}
+
+static void *run_chunk(void *arg)
+{
+    chunk *ch = arg;
+    const plan *pl = ch->pl;
+    const int64_t OW = pl->O[2], SW = pl->S[2];
+    accum ac;
+    ac.SP = SW < OW ? SW : OW;
+    ac.OJ = (OW - 1) / SW + 1;
+    ac.size = pl->O[0] * pl->O[1] * ac.SP * ac.OJ;
+    const int nbuf = pl->dd ? 4 : 2;
+    double *buf = malloc((size_t)(nbuf * ac.size) * sizeof *buf);
+    if (buf == NULL) {
+        ch->status = -1;
+        return NULL;
+    }
+    ac.yh = buf;
+    ac.eh = buf + ac.size;
+    ac.yl = pl->dd ? buf + 2 * ac.size : NULL;
+    ac.el = pl->dd ? buf + 3 * ac.size : NULL;
+    for (int64_t q = ch->q0; q < ch->q1; q++)
+        plane(pl, q, &ac);
+    free(buf);
+    ch->status = 0;
+    return NULL;
+}
+
+/* Copies the problem's axes into 3-d extents (leading axes of extent 1). */
+static void plan_axes(const iohw_problem *p, plan *pl)
+{
+    const int R = (int)p->rank;
+    for (int a = 0; a < 3; a++) {
+        const int src = a - (3 - R);
+        if (src < 0) {
+            pl->L[a] = 1; pl->K[a] = 1; pl->S[a] = 1;
+            pl->D[a] = 1; pl->P[a] = 0; pl->O[a] = 1;
+        } else {
+            pl->L[a] = p->in_size[src];
+            pl->K[a] = p->kernel[src];
+            pl->S[a] = p->stride[src];
+            pl->D[a] = p->dilation[src];
+            pl->P[a] = p->pad_begin[src];
+            pl->O[a] = p->out_size[src];
+        }
+    }
+}
+
+int iohw_conv_transpose_fast(const iohw_problem *p, const double *x,
+                             const double *w, const double *bias, int dd,
+                             int threads, double *y, double *eb,
+                             iohw_error *err)
+{
+    /* Test the input arguments. */
+    if (iohw__conv_transpose_check("conv_transpose_fast", p, x, w, bias, dd,
+                                   y, eb, err) != 0)
+        return -1;
+
+    /* Name the extents. */
+    plan pl;
+    memset(&pl, 0, sizeof pl);
+    pl.N = p->batch;
+    pl.C_in = p->in_channels;
+    pl.C_out = p->out_channels;
+    pl.Cg = p->in_channels / p->groups;
+    pl.Mg = p->out_channels / p->groups;
+    plan_axes(p, &pl);
+    pl.x = x;
+    pl.w = w;
+    pl.bias = p->has_bias ? bias : NULL;
+    pl.y = y;
+    pl.eb = eb;
+    pl.dd = dd;
+
+    /* Per axis, per tap: the valid input range. */
+    const int64_t ntaps = pl.K[0] + pl.K[1] + pl.K[2];
+    int64_t *ranges = malloc((size_t)(2 * ntaps) * sizeof *ranges);
+    if (ranges == NULL)
+        return iohw_error_set(err, "conv_transpose_fast: out of memory (%lld taps)",
+                              (long long)ntaps);
+    int64_t *next = ranges;
+    for (int a = 0; a < 3; a++) {
+        pl.ilo[a] = next;
+        pl.ihi[a] = next + pl.K[a];
+        next += 2 * pl.K[a];
+        for (int64_t k = 0; k < pl.K[a]; k++)
+            tap_range(pl.L[a], pl.S[a], pl.D[a], pl.P[a], pl.O[a], k,
+                      &pl.ilo[a][k], &pl.ihi[a][k]);
+    }
+
+    /* Split the N*C_out planes into contiguous chunks, one per thread. */
+    const int64_t planes = pl.N * pl.C_out;
+    int64_t T = threads < 1 ? 1 : threads;
+    if (T > MAX_THREADS)
+        T = MAX_THREADS;
+    if (T > planes)
+        T = planes;
+    chunk ch[MAX_THREADS];
+    pthread_t tid[MAX_THREADS];
+    int started[MAX_THREADS];
+    for (int64_t t = 0; t < T; t++) {
+        ch[t].pl = &pl;
+        ch[t].q0 = planes * t / T;
+        ch[t].q1 = planes * (t + 1) / T;
+        ch[t].status = -1;
+        started[t] = 0;
+    }
+
+    /* Compute: chunks 1.. on new threads (inline if one cannot start),
+     * chunk 0 on this thread. */
+    for (int64_t t = 1; t < T; t++)
+        started[t] = pthread_create(&tid[t], NULL, run_chunk, &ch[t]) == 0;
+    run_chunk(&ch[0]);
+    for (int64_t t = 1; t < T; t++) {
+        if (started[t])
+            pthread_join(tid[t], NULL);
+        else
+            run_chunk(&ch[t]);
+    }
+    free(ranges);
+    for (int64_t t = 0; t < T; t++)
+        if (ch[t].status != 0)
+            return iohw_error_set(err, "conv_transpose_fast: out of memory (accumulator of an output plane of %lld elements)",
+                                  (long long)(pl.O[0] * pl.O[1] * pl.O[2]));
+    return 0;
+}
+
+int64_t iohw_oracle_terms_max(const iohw_problem *p)
+{
+    /*
+     * terms_max = Cg * prod_a max_{o_a} #{k_a : some i_a in [0, L_a) has
+     * i_a*S_a + k_a*D_a - P_a = o_a}: the valid (i, k) pairs of an element
+     * factor over the axes, so the largest product is the product of the
+     * per-axis largest counts.  Per axis, tap k reaches the outputs
+     * o = i*S + k*D - P for i in its valid range: an arithmetic progression
+     * of step S.  A difference array along steps of S (cnt[o] = diff[o] +
+     * cnt[o - S]) counts them all in O(O + K) time.
+     * Returns -1 for an invalid problem or when memory runs out.
+     */
+    if (p == NULL || iohw_problem_validate(p, NULL) != 0)
+        return -1;
+    plan pl;
+    memset(&pl, 0, sizeof pl);
+    plan_axes(p, &pl);
+    int64_t terms = p->in_channels / p->groups;
+    for (int a = 0; a < 3; a++) {
+        const int64_t O = pl.O[a], S = pl.S[a];
+        int64_t *cnt = calloc((size_t)O, sizeof *cnt);
+        if (cnt == NULL)
+            return -1;
+        /* Mark where each tap's progression starts and ends. */
+        for (int64_t k = 0; k < pl.K[a]; k++) {
+            int64_t lo, hi;
+            tap_range(pl.L[a], S, pl.D[a], pl.P[a], O, k, &lo, &hi);
+            if (hi <= lo)
+                continue;
+            const wide first = (wide)lo * S - pl.P[a] + (wide)k * pl.D[a];
+            const wide past = (wide)hi * S - pl.P[a] + (wide)k * pl.D[a];
+            cnt[(int64_t)first] += 1;
+            if (past < O)
+                cnt[(int64_t)past] -= 1;
+        }
+        /* Prefix sums along steps of S, and the largest count. */
+        int64_t best = 0;
+        for (int64_t o = 0; o < O; o++) {
+            if (o >= S)
+                cnt[o] += cnt[o - S];
+            if (cnt[o] > best)
+                best = cnt[o];
+        }
+        free(cnt);
+        terms = terms * best;
+    }
+    return terms;
+}

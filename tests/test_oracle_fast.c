@@ -1,0 +1,281 @@
+/*
+ * tests/test_oracle_fast.c - the tuned oracle kernel (conv_transpose_fast.c)
+ * is the default only because it gives the same bits as the definition
+ * (conv_transpose.c): y, y_f64, err_bound and terms_max, on every case of
+ * the smoke and ci profiles and on random problems in every dtype and fill,
+ * with 1 to 4 threads.  And IOHW_ORACLE, `iohw gen --definition` and
+ * `iohw oracle --definition` pick the definition.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "generators/generators.h"
+#include "generators/suite.h"
+#include "oracle/dtype.h"
+#include "oracle/oracle.h"
+#include "oracle/problem.h"
+
+/* Index of the first element whose bits differ, or -1. */
+static int64_t first_difference(const void *a, const void *b, int64_t n,
+                                size_t size)
+{
+    const unsigned char *pa = a, *pb = b;
+    for (int64_t i = 0; i < n; i++)
+        if (memcmp(pa + (size_t)i * size, pb + (size_t)i * size, size) != 0)
+            return i;
+    return -1;
+}
+
+static void expect_same_bits(const char *what, const char *id, const char *name,
+                             const void *a, const void *b, int64_t n, size_t size,
+                             int dtype)
+{
+    const int64_t i = first_difference(a, b, n, size);
+    if (i < 0)
+        return;
+    const double va = size == sizeof(double) ? ((const double *)a)[i]
+                                             : iohw_dtype_load(dtype, a, (size_t)i);
+    const double vb = size == sizeof(double) ? ((const double *)b)[i]
+                                             : iohw_dtype_load(dtype, b, (size_t)i);
+    cr_assert_fail("%s: case %s: %s[%lld]: definition %.17g, fast %.17g", what, id,
+                   name, (long long)i, va, vb);
+}
+
+static void expect_same_result(const char *what, const char *id, const iohw_problem *p,
+                               const iohw_oracle_result *def,
+                               const iohw_oracle_result *fast)
+{
+    const int64_t ny = iohw_problem_y_count(p);
+    expect_same_bits(what, id, "y", def->y, fast->y, ny, iohw_dtype_size(p->dtype),
+                     p->dtype);
+    expect_same_bits(what, id, "y_f64", def->y_f64, fast->y_f64, ny, sizeof(double), 0);
+    expect_same_bits(what, id, "err_bound", def->err_bound, fast->err_bound, ny,
+                     sizeof(double), 0);
+    cr_assert_eq(def->terms_max, fast->terms_max, "%s: case %s: terms_max %lld vs %lld",
+                 what, id, (long long)def->terms_max, (long long)fast->terms_max);
+}
+
+/* Makes the case of a descriptor, runs the definition once and the tuned
+ * kernel with 1..4 threads, and checks every result (and the case's stored
+ * one) bit for bit. */
+static void check_case(const char *what, const iohw_desc *d, const char *id)
+{
+    iohw_case c;
+    iohw_error err;
+    cr_assert_eq(iohw_make_case(d, id, NULL, 1, &c, &err), 0, "%s: case %s: %s", what,
+                 id, err.msg);
+    iohw_oracle_result def;
+    cr_assert_eq(iohw_oracle_run_method(&c.p, c.x, c.w, c.bias, IOHW_ORACLE_DEFINITION,
+                                        1, &def, &err), 0, "%s: case %s: %s", what, id,
+                 err.msg);
+    iohw_oracle_result stored = {c.y_f64, c.err_bound, c.y, c.terms_max};
+    expect_same_result(what, id, &c.p, &def, &stored);
+    for (int threads = 1; threads <= 4; threads++) {
+        iohw_oracle_result fast;
+        cr_assert_eq(iohw_oracle_run_method(&c.p, c.x, c.w, c.bias, IOHW_ORACLE_FAST,
+                                            threads, &fast, &err), 0,
+                     "%s: case %s: %s", what, id, err.msg);
+        expect_same_result(what, id, &c.p, &def, &fast);
+        iohw_oracle_result_free(&fast);
+    }
+    iohw_oracle_result_free(&def);
+    iohw_case_free(&c);
+}
+
+static void check_profile(const char *profile)
+{
+    iohw_plan plan;
+    iohw_error err;
+    cr_assert_eq(iohw_plan_profile(profile, 1, &plan, &err), 0, "%s", err.msg);
+    cr_assert_gt(plan.count, 100, "profile %s has only %lld cases", profile,
+                 (long long)plan.count);
+    for (int64_t i = 0; i < plan.count; i++)
+        check_case(profile, &plan.cases[i].desc, plan.cases[i].id);
+    iohw_plan_free(&plan);
+}
+
+/* The profiles by index: a parameter holds no pointer, as each test runs
+ * in a process of its own. */
+static const char *const profiles[] = {"smoke", "ci"};
+
+ParameterizedTestParameters(oracle_fast, equals_the_definition_on_every_case_of)
+{
+    static int which[] = {0, 1};
+    return cr_make_param_array(int, which, 2);
+}
+
+ParameterizedTest(int *which, oracle_fast, equals_the_definition_on_every_case_of)
+{
+    check_profile(profiles[*which]);
+}
+
+/* A random descriptor: ranks 1-3, groups, strides, dilations, asymmetric
+ * pads, output_padding (sometimes beyond max(S, D)), bias, in dtype dt with
+ * fill `fill`. */
+static int random_descriptor(iohw_rng *r, const char *dt, const char *fill, char *buf,
+                             size_t n)
+{
+    const int rank = (int)iohw_rng_range(r, 1, 3);
+    const int64_t g = iohw_rng_range(r, 1, 3);
+    const int64_t lmax = rank == 3 ? 4 : 9;
+    char in[64] = "", k[64] = "", s[64] = "", d[64] = "", pad[96] = "", op[64] = "";
+    for (int a = 0; a < rank; a++) {
+        const char *x = a == 0 ? "" : "x";
+        const int64_t st = iohw_rng_range(r, 1, 3), di = iohw_rng_range(r, 1, 3);
+        const int64_t lim = st > di ? st : di;
+        snprintf(in + strlen(in), sizeof in - strlen(in), "%s%lld", x,
+                 (long long)iohw_rng_range(r, 1, lmax));
+        snprintf(k + strlen(k), sizeof k - strlen(k), "%s%lld", x,
+                 (long long)iohw_rng_range(r, 1, 4));
+        snprintf(s + strlen(s), sizeof s - strlen(s), "%s%lld", x, (long long)st);
+        snprintf(d + strlen(d), sizeof d - strlen(d), "%s%lld", x, (long long)di);
+        snprintf(pad + strlen(pad), sizeof pad - strlen(pad), "%s%lld:%lld", x,
+                 (long long)iohw_rng_range(r, 0, 3), (long long)iohw_rng_range(r, 0, 3));
+        snprintf(op + strlen(op), sizeof op - strlen(op), "%s%lld", x,
+                 (long long)iohw_rng_range(r, 0, lim));
+    }
+    return snprintf(buf, n, "n=%lld ci=%lld co=%lld g=%lld in=%s k=%s s=%s d=%s pad=%s "
+                    "op=%s bias=%lld dt=%s fill=%s seed=%llu",
+                    (long long)iohw_rng_range(r, 1, 2), (long long)(g * iohw_rng_range(r, 1, 4)),
+                    (long long)(g * iohw_rng_range(r, 1, 4)), (long long)g, in, k, s, d,
+                    pad, op, (long long)iohw_rng_range(r, 0, 1), dt, fill,
+                    (unsigned long long)iohw_rng_next(r));
+}
+
+Test(oracle_fast, equals_the_definition_on_random_problems_in_every_dtype_and_fill)
+{
+    static const char *dtypes[] = {"f32", "f64", "f16", "bf16"};
+    const char *const *fills = iohw_fill_names();
+    iohw_rng r;
+    iohw_rng_seed(&r, 20261202);
+    int made = 0;
+    for (int t = 0; t < 4; t++) {
+        for (int f = 0; fills[f] != NULL; f++) {
+            for (int it = 0; it < 12; it++) {
+                char text[IOHW_DESC_MAX], id[64];
+                iohw_desc d;
+                random_descriptor(&r, dtypes[t], fills[f], text, sizeof text);
+                if (iohw_desc_parse(text, &d, NULL) != 0)
+                    continue; /* an output size below 1: draw again */
+                snprintf(id, sizeof id, "random.%s.%s.%d", dtypes[t], fills[f], it);
+                check_case(text, &d, id);
+                made++;
+            }
+        }
+    }
+    cr_expect_gt(made, 150, "only %d random problems were valid", made);
+}
+
+/* Rows of more than 512 output columns per phase go through the tuned
+ * kernel's blocks. */
+Test(oracle_fast, equals_the_definition_on_long_rows)
+{
+    static const char *texts[] = {
+        "ci=2 co=3 in=1500 k=5 s=1 d=2 pad=3:1 bias=1 dt=f32",
+        "ci=2 co=2 in=700 k=3 s=3 d=1 pad=0:2 op=2 bias=1 dt=f64",
+        "ci=4 co=2 g=2 in=2x1100 k=2x4 s=1x2 d=1x3 pad=0x1:4 dt=bf16 fill=range",
+        "ci=1 co=1 in=3000 k=1 dt=f16 fill=special",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        iohw_desc d;
+        iohw_error err;
+        cr_assert_eq(iohw_desc_parse(texts[i], &d, &err), 0, "%s: %s", texts[i], err.msg);
+        check_case(texts[i], &d, "long");
+    }
+}
+
+/* IOHW_ORACLE: unset, "" and "fast" pick the tuned kernel, "definition"
+ * the definition; anything else is an error that names the variable. */
+Test(oracle_fast, the_environment_picks_the_implementation)
+{
+    iohw_oracle_method m;
+    iohw_error err;
+    unsetenv(IOHW_ORACLE_ENV);
+    cr_assert_eq(iohw_oracle_method_resolve(IOHW_ORACLE_FROM_ENV, &m, &err), 0);
+    cr_expect_eq(m, IOHW_ORACLE_FAST);
+    setenv(IOHW_ORACLE_ENV, "", 1);
+    cr_assert_eq(iohw_oracle_method_resolve(IOHW_ORACLE_FROM_ENV, &m, &err), 0);
+    cr_expect_eq(m, IOHW_ORACLE_FAST);
+    setenv(IOHW_ORACLE_ENV, "fast", 1);
+    cr_assert_eq(iohw_oracle_method_resolve(IOHW_ORACLE_FROM_ENV, &m, &err), 0);
+    cr_expect_eq(m, IOHW_ORACLE_FAST);
+    setenv(IOHW_ORACLE_ENV, "definition", 1);
+    cr_assert_eq(iohw_oracle_method_resolve(IOHW_ORACLE_FROM_ENV, &m, &err), 0);
+    cr_expect_eq(m, IOHW_ORACLE_DEFINITION);
+    cr_assert_eq(iohw_oracle_method_resolve(IOHW_ORACLE_FAST, &m, &err), 0);
+    cr_expect_eq(m, IOHW_ORACLE_FAST, "an explicit method wins over the environment");
+
+    setenv(IOHW_ORACLE_ENV, "slow", 1);
+    cr_assert_eq(iohw_oracle_method_resolve(IOHW_ORACLE_FROM_ENV, &m, &err), -1);
+    cr_expect(strstr(err.msg, "IOHW_ORACLE='slow'") != NULL, "message: %s", err.msg);
+    iohw_desc d;
+    iohw_case c;
+    cr_assert_eq(iohw_desc_parse("ci=1 co=1 in=3 k=2", &d, &err), 0);
+    cr_expect_eq(iohw_make_case(&d, "env", NULL, 1, &c, &err), -1,
+                 "a misspelt IOHW_ORACLE must not fall back silently");
+    cr_expect(strstr(err.msg, "IOHW_ORACLE") != NULL, "message: %s", err.msg);
+}
+
+/* The definition checks its arguments in order, each message naming it. */
+Test(oracle_fast, the_definition_names_a_bad_argument)
+{
+    iohw_desc d;
+    iohw_error err;
+    cr_assert_eq(iohw_desc_parse("ci=1 co=1 in=3 k=2 bias=1", &d, &err), 0);
+    double x[3] = {1, 2, 3}, w[2] = {1, 1}, b[1] = {0}, y[4], eb[4];
+    cr_expect_eq(iohw_conv_transpose_def(NULL, x, w, b, 0, y, eb, &err), -1);
+    cr_expect_str_eq(err.msg, "conv_transpose_def: problem p is NULL");
+    cr_expect_eq(iohw_conv_transpose_def(&d.p, x, w, NULL, 0, y, eb, &err), -1);
+    cr_expect_str_eq(err.msg, "conv_transpose_def: bias is NULL but the problem has a bias");
+    cr_expect_eq(iohw_conv_transpose_def(&d.p, x, w, b, 3, y, eb, &err), -1);
+    cr_expect_str_eq(err.msg, "conv_transpose_def: dd is 3, must be 0 or 1");
+    cr_expect_eq(iohw_conv_transpose_def(&d.p, x, w, b, 0, y, NULL, &err), -1);
+    cr_expect_str_eq(err.msg, "conv_transpose_def: eb is NULL");
+    cr_assert_eq(iohw_conv_transpose_def(&d.p, x, w, b, 0, y, eb, &err), 0, "%s", err.msg);
+    const double want[4] = {1, 3, 5, 3};
+    for (int i = 0; i < 4; i++)
+        cr_expect_eq(y[i], want[i], "y[%d] = %g, want %g", i, y[i], want[i]);
+}
+
+/* Runs a shell command; its exit status, or -1 when it did not exit. */
+static int shell(const char *cmd)
+{
+    const int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* `iohw gen --definition` and `iohw oracle --definition` write the same
+ * bytes as without the option, and IOHW_ORACLE=definition does the same. */
+Test(oracle_fast, the_command_line_writes_the_same_files_either_way)
+{
+    char dir[512], cmd[4096];
+    snprintf(dir, sizeof dir, "%s/oracle-fast-%d", IOHW_TEST_TMP, (int)getpid());
+    const char *problems =
+        "--problem 'n=2 ci=4 co=6 g=2 in=5x7 k=3x2 s=2x1 d=1x2 pad=1:0x0:1 op=1x0 bias=1' "
+        "--problem 'ci=3 co=2 in=9 k=4 s=3 dt=f64 fill=cancel' "
+        "--problem 'ci=2 co=2 in=3x3x3 k=2 dt=bf16 fill=special xl=NDHWC wl=DHWOI'";
+    snprintf(cmd, sizeof cmd,
+             "rm -rf '%s' && mkdir -p '%s' && cd '%s' && "
+             "'%s' gen %s -o fast.h5 >/dev/null && "
+             "'%s' gen %s --definition -o def.h5 >/dev/null && "
+             "IOHW_ORACLE=definition '%s' gen %s -o env.h5 >/dev/null && "
+             "cmp fast.h5 def.h5 && cmp fast.h5 env.h5 && "
+             "'%s' oracle fast.h5 -o o_fast.h5 >/dev/null && "
+             "'%s' oracle fast.h5 --definition -o o_def.h5 >/dev/null && "
+             "cmp o_fast.h5 o_def.h5",
+             dir, dir, dir, IOHW_BIN, problems, IOHW_BIN, problems, IOHW_BIN, problems,
+             IOHW_BIN, IOHW_BIN);
+    cr_expect_eq(shell(cmd), 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd, "IOHW_ORACLE=slow '%s' gen --problem 'ci=1 co=1 in=3 k=2' "
+             "-o '%s/bad.h5' 2>'%s/bad.txt'", IOHW_BIN, dir, dir);
+    cr_expect_eq(shell(cmd), 2, "a misspelt IOHW_ORACLE is an error: %s", cmd);
+    snprintf(cmd, sizeof cmd, "grep -q \"IOHW_ORACLE='slow'\" '%s/bad.txt'", dir);
+    cr_expect_eq(shell(cmd), 0, "the message names the variable");
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    shell(cmd);
+}
