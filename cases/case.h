@@ -11,6 +11,7 @@
 #ifndef IOHW_CASE_H
 #define IOHW_CASE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "iohw/backend.h"
@@ -77,6 +78,12 @@ enum {
 /* Reads and validates one case.  On failure *c is left freed. */
 int iohw_case_file_read(iohw_case_file *f, const char *id, unsigned what,
                         iohw_case *c, iohw_error *err);
+
+/* Optional and process-wide: while iohw_case_file_read works on a dataset
+ * it writes "dataset 'NAME'" into buf (size n; it may be shared memory), so
+ * that a process that dies inside libhdf5 leaves behind what it was
+ * reading.  buf NULL turns it off. */
+void iohw_case_read_trace(char *buf, size_t n);
 
 /* Path the file was opened or created with. */
 const char *iohw_case_file_path(const iohw_case_file *f);

@@ -356,6 +356,16 @@ done:
     return rc;
 }
 
+/* iohw_case_read_trace's buffer. */
+static char *trace_buf;
+static size_t trace_len;
+
+void iohw_case_read_trace(char *buf, size_t n)
+{
+    trace_buf = buf;
+    trace_len = buf != NULL ? n : 0;
+}
+
 /* Step 5 for one open, checked dataset. */
 static int load_dataset(hid_t d, const ds_spec *s, iohw_error *err)
 {
@@ -401,6 +411,8 @@ static int read_datasets(hid_t g, unsigned what, iohw_case *c,
             }
             if (!s->present || (pass == 1 && !s->load))
                 continue;
+            if (trace_len > 0)
+                snprintf(trace_buf, trace_len, "dataset '%s'", s->name);
             hid_t d = iohw__h5_open_child(g, s->name, H5I_DATASET, err);
             if (d < 0)
                 return -1;

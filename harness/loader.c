@@ -31,8 +31,7 @@
 #define ABI1_TABLE_SIZE \
     (offsetof(iohw_backend, last_error) + sizeof(((iohw_backend *)0)->last_error))
 
-/* Name of an ABI status code, for messages. */
-static const char *abi_status_name(int status)
+const char *iohw_backend_status_name(int status)
 {
     switch (status) {
     case IOHW_OK: return "IOHW_OK";
@@ -161,7 +160,7 @@ int iohw_backend_load(const char *path, iohw_loaded_backend *lb,
             const char *why = t->last_error(ctx);
             iohw_error_set(err, "backend '%s' (%s %s): init failed with "
                            "status %d (%s): %s", path, t->name, t->version,
-                           rc, abi_status_name(rc),
+                           rc, iohw_backend_status_name(rc),
                            why != NULL && why[0] != '\0' ? why
                                                          : "no message");
             return fail(lb, handle);

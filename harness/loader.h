@@ -29,6 +29,10 @@ int iohw_backend_load(const char *path, iohw_loaded_backend *lb,
  * that returns NULL anyway). */
 const char *iohw_backend_last_error(const iohw_loaded_backend *lb);
 
+/* "IOHW_OK", "IOHW_UNSUPPORTED", ... for a status a backend returned;
+ * "not an iohw_status" for any other value. */
+const char *iohw_backend_status_name(int status);
+
 /* fini (when present) and dlclose. */
 void iohw_backend_unload(iohw_loaded_backend *lb);
 
