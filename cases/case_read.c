@@ -356,14 +356,15 @@ done:
     return rc;
 }
 
-/* iohw_case_read_trace's buffer. */
-static char *trace_buf;
-static size_t trace_len;
+/* iohw_case_read_watch's callback. */
+static void (*watch_fn)(void *ctx, const char *dataset);
+static void *watch_ctx;
 
-void iohw_case_read_trace(char *buf, size_t n)
+void iohw_case_read_watch(void (*fn)(void *ctx, const char *dataset),
+                          void *ctx)
 {
-    trace_buf = buf;
-    trace_len = buf != NULL ? n : 0;
+    watch_fn = fn;
+    watch_ctx = ctx;
 }
 
 /* Step 5 for one open, checked dataset. */
@@ -411,8 +412,8 @@ static int read_datasets(hid_t g, unsigned what, iohw_case *c,
             }
             if (!s->present || (pass == 1 && !s->load))
                 continue;
-            if (trace_len > 0)
-                snprintf(trace_buf, trace_len, "dataset '%s'", s->name);
+            if (watch_fn != NULL)
+                watch_fn(watch_ctx, s->name);
             hid_t d = iohw__h5_open_child(g, s->name, H5I_DATASET, err);
             if (d < 0)
                 return -1;

@@ -22,6 +22,23 @@
 #include "harness/loader.h"
 #include "harness/run_internal.h"
 
+/* The reader starts on a dataset: the note says which.  (For the tests,
+ * IOHW_INJECT_READ=crash:NAME or hang:NAME makes the verifier die or hang
+ * there, as libhdf5 does on some corrupt datasets.) */
+static void on_dataset(void *ctx, const char *name)
+{
+    iohw_worker_note *note = ctx;
+    snprintf(note->reading, sizeof note->reading, "dataset '%s'", name);
+    const char *inject = getenv("IOHW_INJECT_READ");
+    if (inject == NULL)
+        return;
+    if (strncmp(inject, "crash:", 6) == 0 && strcmp(inject + 6, name) == 0)
+        raise(SIGSEGV);
+    if (strncmp(inject, "hang:", 5) == 0 && strcmp(inject + 5, name) == 0)
+        for (;;)
+            pause();
+}
+
 static void set_stage(iohw__verifier *v, int stage)
 {
     atomic_store(&v->note->stage_since_ns, iohw_worker_now_ns());
@@ -223,7 +240,7 @@ void iohw_verifier_main(const iohw_worker_config *cfg, int req_fd, int rep_fd,
     signal(SIGINT, SIG_IGN);
     signal(SIGPIPE, SIG_IGN);
     setpgid(0, 0);
-    iohw_case_read_trace(note->reading, sizeof note->reading);
+    iohw_case_read_watch(on_dataset, note);
 
     iohw__verifier *v = calloc(1, sizeof *v);
     if (v == NULL)

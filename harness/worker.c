@@ -266,7 +266,8 @@ static int map_pieces(worker *wk, int memfd, const iohw_work_piece pc[],
             continue;
         int prot = k == IOHW_REGION_Y ? PROT_READ | PROT_WRITE : PROT_READ;
         void *sec = mmap(at + page, (size_t)pc[k].section_len, prot,
-                         MAP_SHARED | MAP_FIXED, memfd, (off_t)pc[k].section_off);
+                         MAP_SHARED | MAP_FIXED | MAP_POPULATE, memfd,
+                         (off_t)pc[k].section_off);
         if (sec == MAP_FAILED)
             return -1;
         m->data[k] = at + page + (pc[k].data_off - pc[k].section_off);

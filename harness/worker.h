@@ -69,7 +69,7 @@ typedef struct iohw_worker_note {
     _Atomic int stage;              /* IOHW_STAGE_* */
     _Atomic int64_t stage_since_ns; /* CLOCK_MONOTONIC start of the stage */
     char reading[256];              /* while reading: "dataset 'y_f64'"
-                                       (cases/case.h's read trace) or "the
+                                       (cases/case.h's read watch) or "the
                                        attributes" */
 } iohw_worker_note;
 

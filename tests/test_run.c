@@ -490,6 +490,54 @@ static void damage_case(const char *path, const char *id, const char *dataset,
     H5Fclose(f);
 }
 
+Test(run, a_reader_crash_inside_a_dataset_is_invalid_naming_file_case_and_dataset)
+{
+    /* libhdf5 segfaults in H5Dread on some corrupt datasets; injected here
+     * for every case's y_f64.  The verifier dies, never the backend's
+     * worker: each case is INVALID, and a fresh verifier takes the next. */
+    suite s;
+    iohw_run_results res;
+    make_suite(&s, "readcrash");
+    iohw_run_options o = options(&s, "reference");
+    o.memory_limit_mb = 4096;
+    setenv("IOHW_INJECT_READ", "crash:y_f64", 1);
+    run_ok(&o, &res);
+    unsetenv("IOHW_INJECT_READ");
+    expect_statuses(&res, pick_all, IOHW_RESULT_INVALID, "dataset 'y_f64'");
+    for (int64_t i = 0; i < res.count; i++) {
+        const iohw_result *r = &res.items[i];
+        cr_expect_not_null(strstr(r->message, r->case_id), "%s", r->message);
+        cr_expect_not_null(strstr(r->message, r->file), "%s", r->message);
+        /* "(killed by signal SIGSEGV ...)"; under ASan, whose handler
+         * catches the fault, "(exited with status 1)". */
+        cr_expect_not_null(strstr(r->message, "killed the reader ("), "%s", r->message);
+        cr_expect_null(strstr(r->message, "memory"), "%s", r->message);
+    }
+    iohw_run_results_free(&res);
+    remove_suite(&s);
+}
+
+Test(run, a_reader_hang_inside_a_dataset_is_invalid_after_the_timeout)
+{
+    suite s;
+    iohw_run_results res;
+    make_suite(&s, "readhang");
+    iohw_run_options o = options(&s, "reference");
+    o.filter = "id=a.r1";
+    o.timeout = 1;
+    setenv("IOHW_INJECT_READ", "hang:x", 1);
+    run_ok(&o, &res);
+    unsetenv("IOHW_INJECT_READ");
+    cr_assert_eq(res.count, 1);
+    cr_assert_eq(res.items[0].status, IOHW_RESULT_INVALID, "%s", res.items[0].message);
+    cr_assert_not_null(strstr(res.items[0].message, "reading dataset 'x' of case 'a.r1' in"),
+                       "%s", res.items[0].message);
+    cr_assert_not_null(strstr(res.items[0].message, "did not finish within 1 s"), "%s",
+                       res.items[0].message);
+    iohw_run_results_free(&res);
+    remove_suite(&s);
+}
+
 Test(run, a_damaged_case_is_invalid_and_its_neighbours_still_pass)
 {
     suite s;
