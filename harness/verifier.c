@@ -22,21 +22,27 @@
 #include "harness/loader.h"
 #include "harness/run_internal.h"
 
-/* The reader starts on a dataset: the note says which.  (For the tests,
- * IOHW_INJECT_READ=crash:NAME or hang:NAME makes the verifier die or hang
- * there, as libhdf5 does on some corrupt datasets.) */
+/* Fault injection for the tests: IOHW_INJECT_VERIFIER=crash:WHERE or
+ * hang:WHERE makes the verifier die or hang at WHERE, a dataset's name (as
+ * libhdf5 does on some corrupt datasets) or "compare". */
+static void inject(const char *where)
+{
+    const char *e = getenv("IOHW_INJECT_VERIFIER");
+    if (e == NULL)
+        return;
+    if (strncmp(e, "crash:", 6) == 0 && strcmp(e + 6, where) == 0)
+        raise(SIGSEGV);
+    if (strncmp(e, "hang:", 5) == 0 && strcmp(e + 5, where) == 0)
+        for (;;)
+            pause();
+}
+
+/* The reader starts on a dataset: the note says which. */
 static void on_dataset(void *ctx, const char *name)
 {
     iohw_worker_note *note = ctx;
     snprintf(note->reading, sizeof note->reading, "dataset '%s'", name);
-    const char *inject = getenv("IOHW_INJECT_READ");
-    if (inject == NULL)
-        return;
-    if (strncmp(inject, "crash:", 6) == 0 && strcmp(inject + 6, name) == 0)
-        raise(SIGSEGV);
-    if (strncmp(inject, "hang:", 5) == 0 && strcmp(inject + 5, name) == 0)
-        for (;;)
-            pause();
+    inject(name);
 }
 
 static void set_stage(iohw__verifier *v, int stage)
@@ -106,6 +112,7 @@ static void judge_claimed(iohw__verifier *v, const iohw_case *c, iohw_result *r)
 
     /* Guards, then the numbers. */
     set_stage(v, IOHW_STAGE_JUDGING);
+    inject("compare");
     size_t below = iohw__tensors_canary_damage(&t);
     if (below > 0) {
         r->status = IOHW_RESULT_CRASH;

@@ -363,6 +363,11 @@ static int setup_fds(int *fd, int out_fd, int err_fd, int std_copy[3])
 
 static void load(worker *wk)
 {
+    /* Room for the largest request before a memory limit applies. */
+    unsigned char room[4096] = {0};
+    for (int i = 0; i < 16; i++)
+        iohw__msg_put(&wk->msg, room, sizeof room);
+    iohw__msg_reset(&wk->msg);
     iohw_error err = {{0}};
     if (iohw_backend_load(wk->cfg->backend, &wk->lb, &err) == 0)
         wk->loaded = 1;

@@ -500,9 +500,9 @@ Test(run, a_reader_crash_inside_a_dataset_is_invalid_naming_file_case_and_datase
     make_suite(&s, "readcrash");
     iohw_run_options o = options(&s, "reference");
     o.memory_limit_mb = 4096;
-    setenv("IOHW_INJECT_READ", "crash:y_f64", 1);
+    setenv("IOHW_INJECT_VERIFIER", "crash:y_f64", 1);
     run_ok(&o, &res);
-    unsetenv("IOHW_INJECT_READ");
+    unsetenv("IOHW_INJECT_VERIFIER");
     expect_statuses(&res, pick_all, IOHW_RESULT_INVALID, "dataset 'y_f64'");
     for (int64_t i = 0; i < res.count; i++) {
         const iohw_result *r = &res.items[i];
@@ -525,14 +525,34 @@ Test(run, a_reader_hang_inside_a_dataset_is_invalid_after_the_timeout)
     iohw_run_options o = options(&s, "reference");
     o.filter = "id=a.r1";
     o.timeout = 1;
-    setenv("IOHW_INJECT_READ", "hang:x", 1);
+    setenv("IOHW_INJECT_VERIFIER", "hang:x", 1);
     run_ok(&o, &res);
-    unsetenv("IOHW_INJECT_READ");
+    unsetenv("IOHW_INJECT_VERIFIER");
     cr_assert_eq(res.count, 1);
     cr_assert_eq(res.items[0].status, IOHW_RESULT_INVALID, "%s", res.items[0].message);
     cr_assert_not_null(strstr(res.items[0].message, "reading dataset 'x' of case 'a.r1' in"),
                        "%s", res.items[0].message);
     cr_assert_not_null(strstr(res.items[0].message, "did not finish within 1 s"), "%s",
+                       res.items[0].message);
+    iohw_run_results_free(&res);
+    remove_suite(&s);
+}
+
+Test(run, a_verifier_crash_while_comparing_is_a_harness_error_not_a_crash)
+{
+    suite s;
+    iohw_run_results res;
+    make_suite(&s, "comparecrash");
+    iohw_run_options o = options(&s, "reference");
+    o.filter = "id=a.r1";
+    setenv("IOHW_INJECT_VERIFIER", "crash:compare", 1);
+    run_ok(&o, &res);
+    unsetenv("IOHW_INJECT_VERIFIER");
+    cr_assert_eq(res.count, 1);
+    cr_assert_eq(res.items[0].status, IOHW_RESULT_ERROR, "%s", res.items[0].message);
+    cr_assert_not_null(strstr(res.items[0].message, "harness: the verifier process"),
+                       "%s", res.items[0].message);
+    cr_assert_not_null(strstr(res.items[0].message, "not of the backend"), "%s",
                        res.items[0].message);
     iohw_run_results_free(&res);
     remove_suite(&s);
