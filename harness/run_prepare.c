@@ -7,6 +7,7 @@
 #include "harness/run_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +151,10 @@ static int probe(const char *backend, iohw_run_results *out, iohw_error *err)
     fflush(stderr);
     pid_t pid = fork();
     if (pid == 0) {
+        /* What a backend prints when loaded stays out of the run's output. */
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, 1);
         close(fds[0]);
         probe_child(backend, fds[1]);
     }

@@ -174,9 +174,8 @@ static void check_fds(iohw__rude *r, const iohw__rude_snap *s,
             if (fd_has(&s->fds, fd) && !fd_has(&now, fd) &&
                 r->std_copy[fd] >= 0 && dup2(r->std_copy[fd], fd) == fd)
                 reopened++;
-        snprintf(text, sizeof text, "%s closed descriptor(s) %s%s", call, list,
-                 reopened ? " it had not opened (0, 1, 2 reopened)"
-                          : " it had not opened");
+        snprintf(text, sizeof text, "%s closed descriptor(s) %s, open before "
+                 "the call%s", call, list, reopened ? " (0, 1, 2 reopened)" : "");
         iohw__warn_append(warn, n, text);
         read_fds(&now);
     }
