@@ -53,7 +53,8 @@ enum { IOHW_STAGE_IDLE,      /* waiting for a case */
        IOHW_STAGE_BACKEND,   /* the worker has the case */
        IOHW_STAGE_JUDGING }; /* comparing, diagnosing */
 
-/* The page a worker shares with the parent (MAP_SHARED | MAP_ANONYMOUS). */
+/* The page the parent shares with a verifier and its worker (MAP_SHARED |
+ * MAP_ANONYMOUS, mapped by the parent before it forks). */
 typedef struct iohw_worker_note {
     _Atomic int64_t call_since_ns;  /* CLOCK_MONOTONIC entry into the
                                        backend call, 0 outside of one */
@@ -73,7 +74,7 @@ typedef struct iohw_worker_note {
                                        attributes" */
 } iohw_worker_note;
 
-/* What a worker needs to know. */
+/* What a verifier and its worker need to know. */
 typedef struct iohw_worker_config {
     const char *backend;         /* shared object path */
     int diagnose;                /* diagnose failures */
