@@ -83,8 +83,44 @@ static void describe_failure(iohw_result *r)
                  r->worst_ratio);
 }
 
-/* Runs a claimed case in the worker's guarded buffers and judges y. */
-static void judge_claimed(iohw__verifier *v, const iohw_case *c, iohw_result *r)
+/* Judges the output the worker's run() left in t. */
+static void judge_output(iohw__verifier *v, const iohw_case *c,
+                         const iohw__tensors *t, const iohw_work_reply *w,
+                         iohw_result *r)
+{
+    r->seconds = w->seconds;
+    if (w->rc != IOHW_OK) {
+        r->status = IOHW_RESULT_ERROR;
+        snprintf(r->message, sizeof r->message, "run() returned %s: %s",
+                 iohw_backend_status_name(w->rc), w->message);
+        return;
+    }
+
+    /* Guards, then the numbers. */
+    set_stage(v, IOHW_STAGE_JUDGING);
+    inject("compare");
+    size_t below = iohw__tensors_canary_damage(t);
+    if (below > 0) {
+        r->status = IOHW_RESULT_CRASH;
+        snprintf(r->message, sizeof r->message,
+                 "run() wrote %zu byte(s) before the start of y: an "
+                 "out-of-bounds write", below);
+        return;
+    }
+    iohw_compare(c, iohw__tensors_y(t), t->sent, r);
+    if (r->status == IOHW_RESULT_FAIL) {
+        if (v->cfg->diagnose)
+            iohw_diagnose(c, iohw__tensors_y(t), r->diagnosis,
+                          sizeof r->diagnosis);
+        describe_failure(r);
+    }
+}
+
+/* Hands c to the worker in guarded buffers: kind IOHW_WORK_CASE (supports()
+ * first) or IOHW_WORK_RUN.  Returns 1 when supports() did not claim it (*w
+ * says why), 0 when the case is settled in r. */
+static int send_case(iohw__verifier *v, const iohw_case *c, uint32_t kind,
+                     iohw_work_reply *w, iohw_result *r)
 {
     iohw_error err = {{0}};
     iohw__tensors t;
@@ -92,68 +128,31 @@ static void judge_claimed(iohw__verifier *v, const iohw_case *c, iohw_result *r)
         r->status = IOHW_RESULT_ERROR;
         snprintf(r->message, sizeof r->message, "%s", err.msg);
         iohw__tensors_free(&t);
-        return;
+        return 0;
     }
-    uint32_t kind = IOHW_WORK_RUN;
+    uint32_t adapt = (uint32_t)v->cfg->adapt_layout;
     iohw__msg_reset(&v->msg);
     iohw__msg_put(&v->msg, &kind, sizeof kind);
     iohw__msg_put(&v->msg, &c->p, sizeof c->p);
-    iohw__msg_put(&v->msg, t.pc, sizeof t.pc);
-    iohw_work_reply w;
-    if (iohw__verifier_ask(v, v->memfd, "run()", &w, r) != 0)
-        goto out;
-    r->seconds = w.seconds;
-    if (w.rc != IOHW_OK) {
-        r->status = IOHW_RESULT_ERROR;
-        snprintf(r->message, sizeof r->message, "run() returned %s: %s",
-                 iohw_backend_status_name(w.rc), w.message);
-        goto out;
-    }
-
-    /* Guards, then the numbers. */
-    set_stage(v, IOHW_STAGE_JUDGING);
-    inject("compare");
-    size_t below = iohw__tensors_canary_damage(&t);
-    if (below > 0) {
-        r->status = IOHW_RESULT_CRASH;
-        snprintf(r->message, sizeof r->message,
-                 "run() wrote %zu byte(s) before the start of y: an "
-                 "out-of-bounds write", below);
-        goto out;
-    }
-    iohw_compare(c, iohw__tensors_y(&t), t.sent, r);
-    if (r->status == IOHW_RESULT_FAIL) {
-        if (v->cfg->diagnose)
-            iohw_diagnose(c, iohw__tensors_y(&t), r->diagnosis,
-                          sizeof r->diagnosis);
-        describe_failure(r);
-    }
-out:
-    iohw__tensors_free(&t);
-}
-
-/* Asks supports(); with --adapt-layout the worker also finds the layouts. */
-static int ask_supports(iohw__verifier *v, const iohw_problem *p,
-                        iohw_work_reply *w, iohw_result *r)
-{
-    uint32_t kind = IOHW_WORK_SUPPORTS, adapt = (uint32_t)v->cfg->adapt_layout;
-    iohw__msg_reset(&v->msg);
-    iohw__msg_put(&v->msg, &kind, sizeof kind);
-    iohw__msg_put(&v->msg, p, sizeof *p);
     iohw__msg_put(&v->msg, &adapt, sizeof adapt);
-    return iohw__verifier_ask(v, -1, "supports()", w, r);
+    iohw__msg_put(&v->msg, t.pc, sizeof t.pc);
+    int rc = 0;
+    if (iohw__verifier_ask(v, v->memfd, w, r) == 0) {
+        if (w->call == IOHW_CALL_RUN)
+            judge_output(v, c, &t, w, r);
+        else
+            rc = 1;
+    }
+    iohw__tensors_free(&t);
+    return rc;
 }
 
 /* Runs the backend on a loaded case and judges it. */
 static void judge_case(iohw__verifier *v, const iohw_case *c, iohw_result *r)
 {
     iohw_work_reply w;
-    if (ask_supports(v, &c->p, &w, r) != 0)
+    if (send_case(v, c, IOHW_WORK_CASE, &w, r) == 0)
         return;
-    if (w.rc == IOHW_OK) {
-        judge_claimed(v, c, r);
-        return;
-    }
     const char *why = w.message;
     char reason[256];
     if (w.rc == IOHW_UNSUPPORTED)
@@ -171,7 +170,12 @@ static void judge_case(iohw__verifier *v, const iohw_case *c, iohw_result *r)
             snprintf(r->message, sizeof r->message, "harness: %.480s", err.msg);
             return;
         }
-        judge_claimed(v, &a, r);
+        iohw_work_reply wa;
+        if (send_case(v, &a, IOHW_WORK_RUN, &wa, r) != 0) {
+            r->status = IOHW_RESULT_ERROR;
+            snprintf(r->message, sizeof r->message, "harness: the worker did "
+                     "not run the adapted case");
+        }
         iohw_case_free(&a);
         char note[sizeof r->message + 128];
         snprintf(note, sizeof note, "run with layouts %s/%s (adapted from "

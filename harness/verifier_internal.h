@@ -51,11 +51,11 @@ int iohw__verifier_spawn(iohw__verifier *v);
 
 /* Sends the request in v->msg (with memfd when >= 0) and waits for the
  * reply, draining the worker's output meanwhile; what it wrote becomes a
- * warning in warn (size n) naming call.  Returns 0 with *w filled; -1 when
- * the worker died (r becomes its CRASH and v->w_dead is set) or broke the
+ * warning in r naming the calls.  Returns 0 with *w filled; -1 when the
+ * worker died (r becomes its CRASH and v->w_dead is set) or broke the
  * protocol (r becomes an ERROR). */
-int iohw__verifier_ask(iohw__verifier *v, int memfd, const char *call,
-                       iohw_work_reply *w, iohw_result *r);
+int iohw__verifier_ask(iohw__verifier *v, int memfd, iohw_work_reply *w,
+                       iohw_result *r);
 
 /* Writes x, w, bias and a sentinel-filled y (canary below it) into the
  * memfd and maps it; 0, or -1 with err set. */

@@ -179,8 +179,8 @@ static void wait_readable(iohw__verifier *v)
     }
 }
 
-int iohw__verifier_ask(iohw__verifier *v, int memfd, const char *call,
-                       iohw_work_reply *w, iohw_result *r)
+int iohw__verifier_ask(iohw__verifier *v, int memfd, iohw_work_reply *w,
+                       iohw_result *r)
 {
     memset(w, 0, sizeof *w);
     if (v->w_pid == 0 && iohw__verifier_spawn(v) != 0) {
@@ -193,12 +193,15 @@ int iohw__verifier_ask(iohw__verifier *v, int memfd, const char *call,
     if (iohw__msg_send(v->w_fd, &v->msg, memfd) == 0)
         wait_readable(v);
     int k = iohw__msg_recv(v->w_fd, &v->msg, NULL);
-    report_output(v, call, r->warnings, sizeof r->warnings);
+    int bad = k == 1 && iohw__work_reply_decode(&v->msg, w) != 0;
+    report_output(v, k != 1 || bad ? "the backend"
+                     : w->call == IOHW_CALL_RUN ? "run()" : "supports()",
+                  r->warnings, sizeof r->warnings);
     if (k != 1) {
         worker_died(v, r);
         return -1;
     }
-    if (iohw__work_reply_decode(&v->msg, w) != 0) {
+    if (bad) {
         r->status = IOHW_RESULT_ERROR;
         snprintf(r->message, sizeof r->message, "harness: the worker sent a "
                  "malformed reply");

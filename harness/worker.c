@@ -122,6 +122,7 @@ void iohw__work_reply_encode(iohw__msg *m, const iohw_work_reply *w)
 {
     iohw__msg_reset(m);
     iohw__msg_put(m, &w->rc, sizeof w->rc);
+    iohw__msg_put(m, &w->call, sizeof w->call);
     iohw__msg_put(m, &w->seconds, sizeof w->seconds);
     iohw__msg_put(m, &w->adapted, sizeof w->adapted);
     iohw__msg_put_str(m, w->xl);
@@ -134,6 +135,7 @@ int iohw__work_reply_decode(iohw__msg *m, iohw_work_reply *w)
 {
     m->pos = 0;
     iohw__msg_get(m, &w->rc, sizeof w->rc);
+    iohw__msg_get(m, &w->call, sizeof w->call);
     iohw__msg_get(m, &w->seconds, sizeof w->seconds);
     iohw__msg_get(m, &w->adapted, sizeof w->adapted);
     iohw__msg_get_str(m, w->xl, sizeof w->xl);
@@ -209,20 +211,19 @@ static int find_layouts(worker *wk, const iohw_problem *p, char xl[16],
     return 0;
 }
 
-/* SUPPORTS: the problem, then a u32 adapt flag. */
-static void serve_supports(worker *wk)
+/* supports(); when the backend does not claim p and adapt is set, the
+ * layouts it claims instead.  1 when claimed. */
+static int ask_supports(worker *wk, const iohw_problem *p, uint32_t adapt)
 {
-    iohw_problem p;
-    uint32_t adapt = 0;
-    iohw__msg_get(&wk->msg, &p, sizeof p);
-    iohw__msg_get(&wk->msg, &adapt, sizeof adapt);
     iohw_work_reply *r = &wk->rep;
-    r->rc = call_supports(wk, &p);
+    r->call = IOHW_CALL_SUPPORTS;
+    r->rc = call_supports(wk, p);
     if (r->rc == IOHW_OK)
-        return;
+        return 1;
     snprintf(r->message, sizeof r->message, "%s", iohw_backend_last_error(&wk->lb));
     if (r->rc == IOHW_UNSUPPORTED && adapt)
-        r->adapted = find_layouts(wk, &p, r->xl, r->wl);
+        r->adapted = find_layouts(wk, p, r->xl, r->wl);
+    return 0;
 }
 
 /* --- the tensors ---------------------------------------------------------- */
@@ -281,41 +282,62 @@ static int map_pieces(worker *wk, int memfd, const iohw_work_piece pc[],
     return 0;
 }
 
-/* RUN: the problem and the four pieces; the memfd comes along. */
-static void serve_run(worker *wk, int memfd)
+/* The memfd's tensors mapped (the memfd closed), or r says why not. */
+static int map_tensors(worker *wk, const iohw_work_piece pc[], int memfd,
+                       mapped *m)
 {
-    iohw_problem p;
-    iohw_work_piece pc[IOHW_REGION_COUNT];
-    iohw__msg_get(&wk->msg, &p, sizeof p);
-    iohw__msg_get(&wk->msg, pc, sizeof pc);
-    iohw_work_reply *r = &wk->rep;
-    mapped m;
-    memset(&m, 0, sizeof m);
+    memset(m, 0, sizeof *m);
     errno = 0;
-    int rc = wk->msg.bad || memfd < 0 ? -1 : map_pieces(wk, memfd, pc, &m);
+    int rc = wk->msg.bad || memfd < 0 ? -1 : map_pieces(wk, memfd, pc, m);
+    int e = errno;
     if (memfd >= 0)
         close(memfd);
-    if (rc != 0 || m.data[IOHW_REGION_X] == NULL || m.data[IOHW_REGION_Y] == NULL) {
-        int e = errno;
-        r->rc = IOHW_WORK_HARNESS;
-        snprintf(r->message, sizeof r->message, "harness: the worker cannot map "
-                 "the case's tensors: %s%s", e ? strerror(e) : "bad request",
-                 e == ENOMEM && wk->cfg->memory_limit_mb > 0
-                     ? " (memory limit reached?)" : "");
-    } else {
-        iohw__rude_snap snap;
-        enter_call(wk, IOHW_CALL_RUN, &snap);
-        int64_t t0 = iohw_worker_now_ns();
-        r->rc = wk->lb.table->run(wk->lb.ctx, &p, m.data[IOHW_REGION_X],
-                                  m.data[IOHW_REGION_W],
-                                  p.has_bias ? m.data[IOHW_REGION_BIAS] : NULL,
-                                  m.data[IOHW_REGION_Y]);
-        r->seconds = (double)(iohw_worker_now_ns() - t0) * 1e-9;
-        leave_call(wk, "run()", &snap);
-        if (r->rc != IOHW_OK)
-            snprintf(r->message, sizeof r->message, "%s",
-                     iohw_backend_last_error(&wk->lb));
-    }
+    if (rc == 0 && m->data[IOHW_REGION_X] != NULL &&
+        m->data[IOHW_REGION_Y] != NULL)
+        return 0;
+    iohw_work_reply *r = &wk->rep;
+    r->rc = IOHW_WORK_HARNESS;
+    snprintf(r->message, sizeof r->message, "harness: the worker cannot map "
+             "the case's tensors: %s%s", e ? strerror(e) : "bad request",
+             e == ENOMEM && wk->cfg->memory_limit_mb > 0
+                 ? " (memory limit reached?)" : "");
+    return -1;
+}
+
+static void call_run(worker *wk, const iohw_problem *pp, const mapped *m)
+{
+    iohw_problem p = *pp;
+    iohw_work_reply *r = &wk->rep;
+    iohw__rude_snap snap;
+    r->call = IOHW_CALL_RUN;
+    enter_call(wk, IOHW_CALL_RUN, &snap);
+    int64_t t0 = iohw_worker_now_ns();
+    r->rc = wk->lb.table->run(wk->lb.ctx, &p, m->data[IOHW_REGION_X],
+                              m->data[IOHW_REGION_W],
+                              p.has_bias ? m->data[IOHW_REGION_BIAS] : NULL,
+                              m->data[IOHW_REGION_Y]);
+    r->seconds = (double)(iohw_worker_now_ns() - t0) * 1e-9;
+    leave_call(wk, "run()", &snap);
+    if (r->rc != IOHW_OK)
+        snprintf(r->message, sizeof r->message, "%s",
+                 iohw_backend_last_error(&wk->lb));
+}
+
+/* CASE (supports(), then run() when claimed) or RUN (run() only): the
+ * problem, a u32 adapt flag, the four pieces; the memfd comes along and is
+ * mapped (and closed) before any backend call. */
+static void serve_case(worker *wk, uint32_t kind, int memfd)
+{
+    iohw_problem p;
+    uint32_t adapt = 0;
+    iohw_work_piece pc[IOHW_REGION_COUNT];
+    iohw__msg_get(&wk->msg, &p, sizeof p);
+    iohw__msg_get(&wk->msg, &adapt, sizeof adapt);
+    iohw__msg_get(&wk->msg, pc, sizeof pc);
+    mapped m;
+    if (map_tensors(wk, pc, memfd, &m) == 0 &&
+        (kind == IOHW_WORK_RUN || ask_supports(wk, &p, adapt)))
+        call_run(wk, &p, &m);
     memset(wk->note->regions, 0, sizeof wk->note->regions);
     if (m.res != NULL)
         munmap(m.res, m.res_len);
@@ -394,10 +416,8 @@ static void serve(worker *wk)
             wk->rep.rc = IOHW_WORK_NOT_LOADED;
             snprintf(wk->rep.message, sizeof wk->rep.message, "%s",
                      wk->load_error);
-        } else if (kind == IOHW_WORK_SUPPORTS) {
-            serve_supports(wk);
-        } else if (kind == IOHW_WORK_RUN) {
-            serve_run(wk, memfd);
+        } else if (kind == IOHW_WORK_CASE || kind == IOHW_WORK_RUN) {
+            serve_case(wk, kind, memfd);
             memfd = -1;
         } else {
             wk->rep.rc = IOHW_WORK_HARNESS;

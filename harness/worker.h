@@ -7,10 +7,10 @@
  * writes x, w, bias and a sentinel-filled y (a canary in the slack below y)
  * into a memfd, and forks a worker, which loads the backend once and serves
  * the verifier's requests over a Unix socket (length-prefixed records,
- * harness/channel.h): SUPPORTS (supports(), and with --adapt-layout the
- * probing of other layouts) and RUN (the memfd mapped inside a PROT_NONE
- * reservation, x, w and bias read-only, y ending exactly at a guard page;
- * then run()).  Around each backend call the worker restores the
+ * harness/channel.h): CASE (supports(), with --adapt-layout the probing of
+ * other layouts, then run() when claimed) and RUN (run() only, for an
+ * adapted case); run() gets the memfd mapped inside a PROT_NONE reservation,
+ * x, w and bias read-only, y ending exactly at a guard page.  Around each backend call the worker restores the
  * floating-point environment it captured once after loading the backend,
  * and reports what the call did to the process as warnings
  * (harness/worker_rude.c).  The verifier checks the canary, compares,
@@ -89,8 +89,12 @@ typedef struct iohw_worker_config {
 void iohw_verifier_main(const iohw_worker_config *cfg, int req_fd, int rep_fd,
                         iohw_worker_note *note) __attribute__((noreturn));
 
-/* Requests of the verifier to the worker (the first u32 of a record). */
-enum { IOHW_WORK_SUPPORTS = 1, IOHW_WORK_RUN = 2 };
+/* Requests of the verifier to the worker (the first u32 of a record; then
+ * the problem, a u32 adapt flag, the four iohw_work_piece, and the memfd
+ * with the record): CASE calls supports() (with adapt, probes other
+ * layouts when not claimed) and, when claimed, run(); RUN calls run()
+ * only (an adapted case, already claimed). */
+enum { IOHW_WORK_CASE = 1, IOHW_WORK_RUN = 2 };
 
 /* Where a tensor sits in the memfd of a RUN request: its section (whole
  * pages) and the data inside it, which ends at the section's end. */
@@ -105,7 +109,8 @@ enum { IOHW_WORK_NOT_LOADED = -1000,  /* message: why the backend did not load *
        IOHW_WORK_HARNESS = -1001 };   /* message: the harness's own failure */
 
 typedef struct iohw_work_reply {
-    int32_t rc;
+    int32_t rc;              /* the status of call */
+    int32_t call;            /* IOHW_CALL_SUPPORTS or IOHW_CALL_RUN */
     double seconds;          /* RUN: run()'s wall time */
     int32_t adapted;         /* SUPPORTS with adapt: 1 when xl/wl claimed */
     char xl[16], wl[16];
