@@ -108,6 +108,29 @@ Test(rude, signal_handlers_of_its_own_are_undone_and_named)
     expect_pass_with("rude_signals", w);
 }
 
+Test(rude, a_backend_is_loaded_in_children_only_and_its_load_time_thread_is_quiet)
+{
+    /* libiohw_rude_load.so starts a thread when loaded and logs the pid of
+     * every process that loads it: the probe child and the workers, never
+     * the process that calls iohw_run. */
+    char log[512], line[64];
+    snprintf(log, sizeof log, "%s/rude-%d-load.log", IOHW_TEST_TMP, (int)getpid());
+    remove(log);
+    setenv("IOHW_RUDE_LOAD_LOG", log, 1);
+    expect_pass_with("rude_load", NULL);
+    unsetenv("IOHW_RUDE_LOAD_LOG");
+    FILE *f = fopen(log, "r");
+    cr_assert_not_null(f, "nothing loaded the backend");
+    int loads = 0;
+    while (fgets(line, sizeof line, f) != NULL) {
+        loads++;
+        cr_assert_neq(atol(line), (long)getpid(), "the parent loaded the backend");
+    }
+    fclose(f);
+    cr_assert_geq(loads, 2, "%d loads: the probe and at least one worker", loads);
+    remove(log);
+}
+
 Test(rude, a_1_gib_allocation_passes)
 {
     expect_pass_with("rude_alloc", NULL);
