@@ -201,9 +201,11 @@ static void run_case(iohw__verifier *v, const char *file, const char *id,
     iohw_error err = {{0}};
     iohw_case c;
     memset(&c, 0, sizeof c);
-    snprintf(v->note->reading, sizeof v->note->reading, "the attributes");
+    snprintf(v->note->reading, sizeof v->note->reading, "the file's metadata");
     set_stage(v, IOHW_STAGE_READING);
-    if (open_file(v, file, &err) != 0 ||
+    int rc = open_file(v, file, &err);
+    snprintf(v->note->reading, sizeof v->note->reading, "the attributes");
+    if (rc != 0 ||
         iohw_case_file_read(v->file, id, IOHW_READ_ALL, &c, &err) != 0) {
         r->status = IOHW_RESULT_INVALID;
         snprintf(r->message, sizeof r->message, "%s", err.msg);
