@@ -11,7 +11,6 @@
 #ifndef IOHW_CASE_H
 #define IOHW_CASE_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 #include "iohw/backend.h"
