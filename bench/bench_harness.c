@@ -2,9 +2,10 @@
  * bench/bench_harness.c - the harness's own cost per case, with isolation on.
  *
  * Writes N small cases into a scratch file, runs them through `iohw run`'s
- * worker path (iohw_run: forked worker, case loaded from the file, guarded
- * buffers, supports/run, comparison) against the reference backend, and
- * reports per case the wall time from handing the case to a worker to its
+ * worker path (iohw_run: a forked verifier reads the case and writes its
+ * tensors into shared memory, its worker maps them between guard pages and
+ * calls supports/run, the verifier compares) against the reference backend,
+ * and reports per case the wall time from handing the case to a verifier to its
  * result MINUS the backend's own run() time (the result's seconds field):
  * median, mean, 90th percentile and maximum, plus the run's total.  The
  * target is a median below 2 ms.

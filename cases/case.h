@@ -78,6 +78,13 @@ enum {
 int iohw_case_file_read(iohw_case_file *f, const char *id, unsigned what,
                         iohw_case *c, iohw_error *err);
 
+/* Optional and process-wide: iohw_case_file_read calls fn(ctx, NAME) as it
+ * starts on each dataset ("x", "y_f64", ...), so that a process that dies
+ * inside libhdf5 can leave behind what it was reading.  fn NULL turns it
+ * off. */
+void iohw_case_read_watch(void (*fn)(void *ctx, const char *dataset),
+                          void *ctx);
+
 /* Path the file was opened or created with. */
 const char *iohw_case_file_path(const iohw_case_file *f);
 

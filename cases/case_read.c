@@ -356,6 +356,17 @@ done:
     return rc;
 }
 
+/* iohw_case_read_watch's callback. */
+static void (*watch_fn)(void *ctx, const char *dataset);
+static void *watch_ctx;
+
+void iohw_case_read_watch(void (*fn)(void *ctx, const char *dataset),
+                          void *ctx)
+{
+    watch_fn = fn;
+    watch_ctx = ctx;
+}
+
 /* Step 5 for one open, checked dataset. */
 static int load_dataset(hid_t d, const ds_spec *s, iohw_error *err)
 {
@@ -401,6 +412,8 @@ static int read_datasets(hid_t g, unsigned what, iohw_case *c,
             }
             if (!s->present || (pass == 1 && !s->load))
                 continue;
+            if (watch_fn != NULL)
+                watch_fn(watch_ctx, s->name);
             hid_t d = iohw__h5_open_child(g, s->name, H5I_DATASET, err);
             if (d < 0)
                 return -1;

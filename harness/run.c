@@ -1,9 +1,11 @@
 /*
- * harness/run.c - `iohw run`: the parent process.  Loads the backend once to
- * fail fast, expands the inputs, takes what the journal already holds, then
- * keeps `jobs` forked workers busy (worker.c), turning deaths into CRASH and
- * overlong backend calls into TIMEOUT, and appends every result to the
- * journal as it arrives (see run.h).
+ * harness/run.c - `iohw run`: the parent process.  Has the backend loaded
+ * once in a child to fail fast, expands the inputs, takes what the journal
+ * already holds, then keeps `jobs` forked verifiers busy (verifier.c, each
+ * with its worker, worker.c), turning overlong backend calls into TIMEOUT
+ * and a verifier's death into INVALID (it died reading the case file) or a
+ * harness ERROR, and appends every result to the journal as it arrives (see
+ * run.h).  It never loads the backend itself.
  */
 #include "harness/run.h"
 
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #include "harness/breaker.h"
+#include "harness/channel.h"
 #include "harness/console.h"
 #include "harness/filter.h"
 #include "harness/journal.h"
@@ -32,13 +35,14 @@
 /* How long finished workers get to exit before they are killed. */
 #define EXIT_GRACE_MS 2000
 
-/* One worker process and the case it holds. */
+/* One verifier process (with its worker) and the case it holds. */
 typedef struct slot {
-    pid_t pid;               /* 0: no worker */
+    pid_t pid;               /* the verifier, leader of its process group;
+                                0: none */
     int req_fd, rep_fd;      /* parent's ends */
     int64_t task;            /* entry index, or -1 when idle */
     int64_t sent_ns;         /* when the case was handed over */
-    iohw_worker_note *note;  /* shared with the worker */
+    iohw_worker_note *note;  /* shared with the verifier and the worker */
 } slot;
 
 typedef struct run_state {
@@ -57,6 +61,7 @@ typedef struct run_state {
     double *limits;          /* per entry: the backend-call limit */
     iohw_breaker breaker;    /* classes whose cases are not run */
     iohw_repro_options repro;
+    iohw__msg msg;           /* the record being sent or received */
 } run_state;
 
 /* --- results ------------------------------------------------------------- */
@@ -116,7 +121,7 @@ static int spawn(run_state *st, slot *s)
         return -1;
     }
     if (pid == 0) {
-        /* The worker keeps only its own two ends. */
+        /* The verifier keeps only its own two ends. */
         for (int i = 0; i < st->nslots; i++) {
             if (st->slots[i].req_fd >= 0)
                 close(st->slots[i].req_fd);
@@ -125,8 +130,9 @@ static int spawn(run_state *st, slot *s)
         }
         close(req[1]);
         close(rep[0]);
-        iohw_worker_main(&st->cfg, req[0], rep[1], s->note);
+        iohw_verifier_main(&st->cfg, req[0], rep[1], s->note);
     }
+    setpgid(pid, pid);   /* the verifier does so too: no race */
     close(req[0]);
     close(rep[1]);
     s->pid = pid;
@@ -136,7 +142,14 @@ static int spawn(run_state *st, slot *s)
     return 0;
 }
 
-/* Waits for a worker that is gone (or SIGKILLed) and forgets it. */
+/* Kills the verifier of s and its worker. */
+static void kill_slot(slot *s)
+{
+    kill(-s->pid, SIGKILL);
+    kill(s->pid, SIGKILL);
+}
+
+/* Waits for a verifier that is gone (or SIGKILLed) and forgets it. */
 static int reap(slot *s)
 {
     int status = 0;
@@ -151,62 +164,96 @@ static int reap(slot *s)
 static void dispatch(run_state *st, slot *s, int64_t task)
 {
     const iohw_suite_entry *e = &st->suite.entries[task];
-    iohw_worker_request rq;
-    memset(&rq, 0, sizeof rq);
-    rq.task = task;
-    snprintf(rq.file, sizeof rq.file, "%s", st->suite.files[e->file]);
-    snprintf(rq.case_id, sizeof rq.case_id, "%s", e->id);
+    iohw__request_encode(&st->msg, task, st->suite.files[e->file], e->id);
     s->task = task;
     s->sent_ns = iohw_worker_now_ns();
-    /* A worker that died meanwhile shows up as end of file on rep_fd, and
-     * its case becomes CRASH there. */
-    (void)iohw__write_full(s->req_fd, &rq, sizeof rq);
+    /* A verifier that died meanwhile shows up as end of file on rep_fd, and
+     * its case is settled there. */
+    (void)iohw__msg_send(s->req_fd, &st->msg, -1);
 }
 
-/* The worker of s has died (end of file on its pipe): its case crashed. */
+/* What a verifier's death means for its case: it died reading the case
+ * file (the file's fault: INVALID), or doing the harness's own work (an
+ * ERROR of the harness, never the backend's CRASH). */
+static iohw_result_status death_verdict(const run_state *st, const slot *s,
+                                        int status, char *msg, size_t n)
+{
+    const iohw_suite_entry *e = &st->suite.entries[s->task];
+    char how[256];
+    iohw_worker_death_message(status, NULL, how, (int)sizeof how);
+    if (atomic_load(&s->note->stage) == IOHW_STAGE_READING) {
+        snprintf(msg, n, "the case file cannot be read: reading %.200s of "
+                 "case '%s' in '%s' killed the reader (%s)", s->note->reading,
+                 e->id, st->suite.files[e->file], how);
+        return IOHW_RESULT_INVALID;
+    }
+    snprintf(msg, n, "harness: the verifier process (which never runs the "
+             "backend) died while judging the case: %s; this is a bug of "
+             "iohw, not of the backend", how);
+    return IOHW_RESULT_ERROR;
+}
+
+/* The verifier of s has gone (end of file on its pipe).  After a worker's
+ * death it replies and exits; dying itself with a case in hand settles the
+ * case (death_verdict). */
 static void on_death(run_state *st, slot *s)
 {
     int64_t task = s->task;
     int64_t sent = s->sent_ns;
+    kill_slot(s);
     int status = reap(s);
     if (task < 0)
         return;
-    char msg[512];
-    iohw_worker_death_message(status, s->note, msg, (int)sizeof msg);
-    if (st->o->memory_limit_mb > 0 && iohw_run_memory_limit_works() &&
-        atomic_load(&s->note->call) == IOHW_CALL_NONE) {
-        size_t len = strlen(msg);
-        snprintf(msg + len, sizeof msg - len, " (is --memory-limit %lld MB "
-                 "too low?)", (long long)st->o->memory_limit_mb);
-    }
+    char msg[1024];
+    s->task = task;
+    iohw_result_status verdict = death_verdict(st, s, status, msg, sizeof msg);
     iohw_result r;
-    entry_result(st, task, IOHW_RESULT_CRASH, msg, &r);
+    entry_result(st, task, verdict, msg, &r);
     record(st, task, &r, (double)(iohw_worker_now_ns() - sent) * 1e-9);
     s->task = -1;
 }
 
 static void on_reply(run_state *st, slot *s)
 {
-    iohw_worker_reply buf;
-    iohw_worker_reply *rep = &buf;
-    int k = iohw__read_full(s->rep_fd, rep, sizeof *rep);
+    static iohw_result r;
+    int64_t got = -1;
+    int last = 0;
+    int k = iohw__msg_recv(s->rep_fd, &st->msg, NULL);
     if (k != 1) {
         on_death(st, s);
         return;
     }
-    if (rep->task != s->task || s->task < 0) {
-        /* Not the case it was given: treat the worker as broken. */
-        kill(s->pid, SIGKILL);
+    if (iohw__reply_decode(&st->msg, &got, &last, &r) != 0 || got != s->task ||
+        s->task < 0) {
+        /* Not the case it was given: treat the verifier as broken. */
+        kill_slot(s);
         on_death(st, s);
         return;
     }
     double wall = (double)(iohw_worker_now_ns() - s->sent_ns) * 1e-9;
     int64_t task = s->task;
     s->task = -1;
-    record(st, task, &rep->r, wall);
+    record(st, task, &r, wall);
+    if (last)
+        on_death(st, s);   /* it is leaving: no case for it */
 }
 
-/* Kills the worker of s when its case is overdue. */
+/* A verifier reading its case for longer than limit: the file's fault. */
+static int reading_overdue(const run_state *st, const slot *s, int64_t now,
+                           double limit, char *msg, size_t n)
+{
+    int64_t since = atomic_load(&s->note->stage_since_ns);
+    if (atomic_load(&s->note->stage) != IOHW_STAGE_READING ||
+        (double)(now - since) * 1e-9 <= limit)
+        return 0;
+    const iohw_suite_entry *e = &st->suite.entries[s->task];
+    snprintf(msg, n, "the case file cannot be read: reading %.200s of case "
+             "'%s' in '%s' did not finish within %g s; the reader was killed",
+             s->note->reading, e->id, st->suite.files[e->file], limit);
+    return 1;
+}
+
+/* Kills the verifier and worker of s when its case is overdue. */
 static void check_timeout(run_state *st, slot *s, int64_t now)
 {
     if (s->pid == 0 || s->task < 0 || st->limits[s->task] <= 0)
@@ -214,8 +261,11 @@ static void check_timeout(run_state *st, slot *s, int64_t now)
     double limit = st->limits[s->task];
     int64_t since = atomic_load(&s->note->call_since_ns);
     int call = atomic_load(&s->note->call);
-    char msg[512];
-    if (since != 0 && (double)(now - since) * 1e-9 > limit) {
+    char msg[1024];
+    iohw_result_status status = IOHW_RESULT_TIMEOUT;
+    if (reading_overdue(st, s, now, limit, msg, sizeof msg)) {
+        status = IOHW_RESULT_INVALID;
+    } else if (since != 0 && (double)(now - since) * 1e-9 > limit) {
         snprintf(msg, sizeof msg, "%s did not return within %g s; the worker "
                  "was killed", call == IOHW_CALL_SUPPORTS ? "supports()" : "run()",
                  limit);
@@ -227,13 +277,14 @@ static void check_timeout(run_state *st, slot *s, int64_t now)
         return;
     }
     int64_t task = s->task;
-    kill(s->pid, SIGKILL);
+    kill_slot(s);
     reap(s);
     s->task = -1;
     iohw_result r;
-    entry_result(st, task, IOHW_RESULT_TIMEOUT, msg, &r);
+    entry_result(st, task, status, msg, &r);
     record(st, task, &r, (double)(now - s->sent_ns) * 1e-9);
-    iohw_breaker_timeout(&st->breaker, task);
+    if (status == IOHW_RESULT_TIMEOUT)
+        iohw_breaker_timeout(&st->breaker, task);
 }
 
 /* Records the next pending cases of classes the breaker has opened as not
@@ -354,13 +405,13 @@ static void stop_workers(run_state *st)
         if (s->pid == 0)
             continue;
         if (s->task >= 0)
-            kill(s->pid, SIGKILL);
+            kill_slot(s);
         char sink[256];
         for (;;) {
             int64_t left = (deadline - iohw_worker_now_ns()) / 1000000;
             struct pollfd pf = {s->rep_fd, POLLIN, 0};
             if (left <= 0 || poll(&pf, 1, (int)left) <= 0) {
-                kill(s->pid, SIGKILL);
+                kill_slot(s);
                 break;
             }
             if (read(s->rep_fd, sink, sizeof sink) <= 0)
@@ -408,6 +459,7 @@ static void teardown(run_state *st)
     free(st->pending);
     free(st->limits);
     iohw_breaker_free(&st->breaker);
+    iohw__msg_free(&st->msg);
     iohw_suite_free(&st->suite);
 }
 

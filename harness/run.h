@@ -2,11 +2,12 @@
  * harness/run.h - `iohw run`: enumerate cases, run each in an isolated worker
  * process against a backend, compare, diagnose, journal.
  *
- * The parent process loads the backend once to fail fast (then unloads it),
- * expands the inputs (harness/suite.h), and keeps `jobs` worker processes
- * busy (harness/worker.h).  Each worker loads the backend itself and runs one
- * case at a time with its output between guard pages and its inputs
- * read-only.  A worker that dies makes its case CRASH (the message names the
+ * A child of the parent loads the backend once to fail fast (the parent
+ * never loads it), the parent expands the inputs (harness/suite.h) and keeps
+ * `jobs` verifier processes busy (harness/worker.h): a verifier reads, compares
+ * and diagnoses; its worker loads the backend and runs one case at a time
+ * with its output between guard pages and its inputs read-only, in memory
+ * the two share.  A worker that dies makes its case CRASH (the message names the
  * signal or the exit status, and what a fault address points at); a backend
  * call that outlives the timeout makes its case TIMEOUT (the worker is
  * SIGKILLed); either way a fresh worker takes over and the run goes on.

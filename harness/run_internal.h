@@ -1,6 +1,7 @@
 /*
  * harness/run_internal.h - what the files of `iohw run` share (run.c,
- * run_prepare.c, worker.c); not an interface for other modules.
+ * run_prepare.c, verifier.c, worker.c); not an interface for other
+ * modules.
  */
 #ifndef IOHW_RUN_INTERNAL_H
 #define IOHW_RUN_INTERNAL_H
@@ -10,8 +11,9 @@
 #include "harness/run.h"
 #include "harness/suite.h"
 
-/* Checks the options, loads the backend once (then unloads it) to fail fast
- * and to learn its name and version, expands the inputs, and allocates
+/* Checks the options, loads the backend once in a child process (the
+ * parent never loads a backend: some start threads when loaded) to fail
+ * fast and to learn its name and version, expands the inputs, and allocates
  * out->items and out->wall (zeroed) for every entry. */
 int iohw__run_prepare(const iohw_run_options *o, iohw_suite *s,
                       iohw_run_results *out, iohw_error *err);
@@ -34,5 +36,9 @@ double iohw__case_ceiling(double timeout);
  * 1 when n bytes were read, 0 at end of file before any, -1 otherwise. */
 int iohw__read_full(int fd, void *buf, size_t n);
 int iohw__write_full(int fd, const void *buf, size_t n);
+
+/* _exit for a forked child; coverage builds write their counters first
+ * (_exit skips gcov's exit handler). */
+void iohw__exit_child(int code) __attribute__((noreturn));
 
 #endif

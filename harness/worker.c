@@ -1,11 +1,12 @@
 /*
- * harness/worker.c - the isolated worker process of `iohw run` (see
- * worker.h): guarded buffers, the backend calls, comparison and diagnosis of
- * one case at a time.
+ * harness/worker.c - the worker process of `iohw run` (see worker.h): the
+ * backend, loaded once, and the tensors its verifier maps into it; nothing
+ * else of the case.
  */
 #include "harness/worker.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,25 +19,14 @@
 #include <sys/prctl.h>
 #endif
 
-#include "cases/case.h"
 #include "harness/adapt.h"
-#include "harness/compare.h"
-#include "harness/diagnose.h"
+#include "harness/channel.h"
 #include "harness/loader.h"
-#include "harness/repro.h"
 #include "harness/run_internal.h"
+#include "harness/worker_rude.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"
 
-
-#ifdef IOHW_COVERAGE
-/* Workers leave with _exit(), which skips gcov's exit handler: write the
- * coverage counters first in coverage builds. */
-void __gcov_dump(void);
-#define worker_exit(code) (__gcov_dump(), _exit(code))
-#else
-#define worker_exit(code) _exit(code)
-#endif
 
 /* The one piece of process-wide state: a signal handler can reach nothing
  * else.  Set once in the worker process before any backend code runs. */
@@ -126,88 +116,36 @@ int iohw_worker_sentinel(int dtype, unsigned char bits[8])
     }
 }
 
-/* --- guarded buffers ----------------------------------------------------- */
+/* --- the replies ---------------------------------------------------------- */
 
-/* [guard page][slack][data][guard page]: data ends where the upper guard
- * begins, so the first byte past it faults. */
-typedef struct guarded {
-    unsigned char *map;
-    size_t map_len, page;
-    unsigned char *data;
-    size_t len;
-} guarded;
-
-static int guarded_map(size_t len, guarded *g)
+void iohw__work_reply_encode(iohw__msg *m, const iohw_work_reply *w)
 {
-    memset(g, 0, sizeof *g);
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t body = (len + page - 1) / page * page;
-    if (body == 0)
-        body = page;
-    void *m = mmap(NULL, body + 2 * page, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED)
-        return -1;
-    g->map = m;
-    g->map_len = body + 2 * page;
-    g->page = page;
-    g->data = g->map + page + body - len;
-    g->len = len;
-    if (mprotect(g->map, page, PROT_NONE) != 0 ||
-        mprotect(g->map + page + body, page, PROT_NONE) != 0) {
-        munmap(g->map, g->map_len);
-        memset(g, 0, sizeof *g);
-        return -1;
-    }
-    return 0;
+    iohw__msg_reset(m);
+    iohw__msg_put(m, &w->rc, sizeof w->rc);
+    iohw__msg_put(m, &w->call, sizeof w->call);
+    iohw__msg_put(m, &w->seconds, sizeof w->seconds);
+    iohw__msg_put(m, &w->adapted, sizeof w->adapted);
+    iohw__msg_put_str(m, w->xl);
+    iohw__msg_put_str(m, w->wl);
+    iohw__msg_put_str(m, w->message);
+    iohw__msg_put_str(m, w->warnings);
 }
 
-static void guarded_unmap(guarded *g)
+int iohw__work_reply_decode(iohw__msg *m, iohw_work_reply *w)
 {
-    if (g->map != NULL)
-        munmap(g->map, g->map_len);
-    memset(g, 0, sizeof *g);
+    m->pos = 0;
+    iohw__msg_get(m, &w->rc, sizeof w->rc);
+    iohw__msg_get(m, &w->call, sizeof w->call);
+    iohw__msg_get(m, &w->seconds, sizeof w->seconds);
+    iohw__msg_get(m, &w->adapted, sizeof w->adapted);
+    iohw__msg_get_str(m, w->xl, sizeof w->xl);
+    iohw__msg_get_str(m, w->wl, sizeof w->wl);
+    iohw__msg_get_str(m, w->message, sizeof w->message);
+    iohw__msg_get_str(m, w->warnings, sizeof w->warnings);
+    return m->bad || m->pos != m->len ? -1 : 0;
 }
 
-/* The body pages (slack and data) become read-only. */
-static int guarded_protect(guarded *g)
-{
-    return mprotect(g->map + g->page, g->map_len - 2 * g->page, PROT_READ);
-}
-
-static unsigned char canary_byte(size_t i)
-{
-    return (unsigned char)(0x3C + 7 * i);
-}
-
-static void canary_fill(guarded *g)
-{
-    unsigned char *lo = g->map + g->page;
-    for (size_t i = 0; lo + i < g->data; i++)
-        lo[i] = canary_byte(i);
-}
-
-/* Bytes between the first overwritten canary byte and the data (0 when the
- * canary is intact). */
-static size_t canary_damage(const guarded *g)
-{
-    const unsigned char *lo = g->map + g->page;
-    for (size_t i = 0; lo + i < g->data; i++)
-        if (lo[i] != canary_byte(i))
-            return (size_t)(g->data - (lo + i));
-    return 0;
-}
-
-static void note_region(iohw_worker_note *note, int k, const guarded *g)
-{
-    iohw_worker_region *rg = &note->regions[k];
-    rg->map_lo = (uintptr_t)g->map;
-    rg->map_hi = (uintptr_t)(g->map + g->map_len);
-    rg->data_lo = (uintptr_t)g->data;
-    rg->data_hi = (uintptr_t)(g->data + g->len);
-}
-
-/* --- one case ------------------------------------------------------------ */
+/* --- backend calls -------------------------------------------------------- */
 
 typedef struct worker {
     const iohw_worker_config *cfg;
@@ -215,93 +153,37 @@ typedef struct worker {
     iohw_loaded_backend lb;
     int loaded;
     char load_error[IOHW_ERROR_MAX];
-    iohw_case_file *file;       /* the last file, kept open */
-    char path[512];
+    iohw__rude rude;
+    int fd;                     /* the socket to the verifier */
+    iohw__msg msg;
+    iohw_work_reply rep;
 } worker;
 
-static const char *status_name(int s)
+static void enter_call(worker *wk, int call, iohw__rude_snap *snap)
 {
-    static const char *const names[] = {
-        "IOHW_OK", "IOHW_UNSUPPORTED", "IOHW_INVALID_PROBLEM",
-        "IOHW_OUT_OF_MEMORY", "IOHW_BACKEND_ERROR", "IOHW_INCOMPATIBLE_ABI"};
-    return s >= 0 && s < 6 ? names[s] : "an unknown status";
-}
-
-static void enter_call(worker *wk, int call)
-{
+    iohw__rude_before(&wk->rude, snap);
     atomic_store(&wk->note->call, call);
     atomic_store(&wk->note->call_since_ns, iohw_worker_now_ns());
 }
 
-static void leave_call(worker *wk)
+static void leave_call(worker *wk, const char *name, iohw__rude_snap *snap)
 {
     atomic_store(&wk->note->call_since_ns, 0);
     atomic_store(&wk->note->call, IOHW_CALL_NONE);
+    fflush(stdout);
+    fflush(stderr);
+    iohw__rude_after(&wk->rude, snap, name, wk->rep.warnings,
+                     sizeof wk->rep.warnings);
 }
 
-static int open_file(worker *wk, const char *path, iohw_error *err)
+static int call_supports(worker *wk, const iohw_problem *p)
 {
-    if (wk->file != NULL && strcmp(wk->path, path) == 0)
-        return 0;
-    if (wk->file != NULL)
-        iohw_case_file_close(wk->file, NULL);
-    wk->path[0] = '\0';
-    wk->file = iohw_case_file_open(path, err);
-    if (wk->file == NULL)
-        return -1;
-    snprintf(wk->path, sizeof wk->path, "%s", path);
-    return 0;
-}
-
-/* Maps the four tensors; inputs copied and made read-only, y filled with the
- * sentinel, the slack below y with the canary. */
-static int map_tensors(const iohw_case *c, size_t es, const unsigned char *sent,
-                       guarded g[IOHW_REGION_COUNT], iohw_error *err)
-{
-    const iohw_problem *p = &c->p;
-    const int64_t count[IOHW_REGION_COUNT] = {
-        iohw_problem_x_count(p), iohw_problem_w_count(p),
-        p->has_bias ? iohw_problem_bias_count(p) : 0, iohw_problem_y_count(p)};
-    const void *src[IOHW_REGION_COUNT] = {c->x, c->w, c->bias, NULL};
-    static const char *const names[] = {"x", "w", "bias", "y"};
-
-    for (int k = 0; k < IOHW_REGION_COUNT; k++) {
-        size_t len = (size_t)count[k] * es;
-        if (k == IOHW_REGION_BIAS && !p->has_bias)
-            continue;
-        if (guarded_map(len, &g[k]) != 0)
-            return iohw_error_set(err, "harness: cannot map %zu bytes for %s: "
-                                  "%s", len, names[k], strerror(errno));
-        if (k == IOHW_REGION_Y) {
-            for (size_t i = 0; i < len; i += es)
-                memcpy(g[k].data + i, sent, es);
-            canary_fill(&g[k]);
-        } else {
-            memcpy(g[k].data, src[k], len);
-            if (guarded_protect(&g[k]) != 0)
-                return iohw_error_set(err, "harness: cannot protect %s: %s",
-                                      names[k], strerror(errno));
-        }
-    }
-    return 0;
-}
-
-static void describe_failure(iohw_result *r)
-{
-    if (r->message[0] != '\0')
-        return;
-    if (r->unwritten > 0)
-        snprintf(r->message, sizeof r->message,
-                 "%lld of %lld output elements outside the tolerance, %lld of "
-                 "them never written; worst error %.3g u*err_bound",
-                 (long long)r->mismatches, (long long)r->elements,
-                 (long long)r->unwritten, r->worst_ratio);
-    else
-        snprintf(r->message, sizeof r->message,
-                 "%lld of %lld output elements outside the tolerance; worst "
-                 "error %.3g u*err_bound",
-                 (long long)r->mismatches, (long long)r->elements,
-                 r->worst_ratio);
+    iohw__rude_snap snap;
+    iohw_problem q = *p;
+    enter_call(wk, IOHW_CALL_SUPPORTS, &snap);
+    int rc = wk->lb.table->supports(wk->lb.ctx, &q);
+    leave_call(wk, "supports()", &snap);
+    return rc;
 }
 
 /* Asks supports() for the problem in other layouts, most common first;
@@ -319,10 +201,7 @@ static int find_layouts(worker *wk, const iohw_problem *p, char xl[16],
             memcpy(q.weight_layout, weight[j], sizeof q.weight_layout);
             if (iohw_problem_validate(&q, NULL) != 0)
                 continue;
-            enter_call(wk, IOHW_CALL_SUPPORTS);
-            int rc = wk->lb.table->supports(wk->lb.ctx, &q);
-            leave_call(wk);
-            if (rc == IOHW_OK) {
+            if (call_supports(wk, &q) == IOHW_OK) {
                 memcpy(xl, data[i], 16);
                 memcpy(wl, weight[j], 16);
                 return 1;
@@ -332,155 +211,231 @@ static int find_layouts(worker *wk, const iohw_problem *p, char xl[16],
     return 0;
 }
 
-static void judge_claimed(worker *wk, const iohw_case *c, iohw_result *r);
-
-/* Runs the backend on a loaded case and judges it. */
-static void judge_case(worker *wk, const iohw_case *c, iohw_result *r)
+/* supports(); when the backend does not claim p and adapt is set, the
+ * layouts it claims instead.  1 when claimed. */
+static int ask_supports(worker *wk, const iohw_problem *p, uint32_t adapt)
 {
-    const iohw_backend *b = wk->lb.table;
-    iohw_problem p = c->p;
+    iohw_work_reply *r = &wk->rep;
+    r->call = IOHW_CALL_SUPPORTS;
+    r->rc = call_supports(wk, p);
+    if (r->rc == IOHW_OK)
+        return 1;
+    snprintf(r->message, sizeof r->message, "%s", iohw_backend_last_error(&wk->lb));
+    if (r->rc == IOHW_UNSUPPORTED && adapt)
+        r->adapted = find_layouts(wk, p, r->xl, r->wl);
+    return 0;
+}
 
-    /* Does the backend claim it? */
-    enter_call(wk, IOHW_CALL_SUPPORTS);
-    int rc = b->supports(wk->lb.ctx, &p);
-    leave_call(wk);
-    if (rc == IOHW_OK) {
-        judge_claimed(wk, c, r);
-        return;
-    }
-    const char *why = iohw_backend_last_error(&wk->lb);
-    char reason[256];
-    if (rc == IOHW_UNSUPPORTED)
-        snprintf(reason, sizeof reason, "%.250s", why[0] ? why : "not claimed");
-    else
-        snprintf(reason, sizeof reason, "supports() returned %s: %.200s",
-                 status_name(rc), why[0] ? why : "not claimed");
+/* --- the tensors ---------------------------------------------------------- */
 
-    /* --adapt-layout: the same numbers in layouts the backend claims. */
-    char xl[16], wl[16];
-    if (rc == IOHW_UNSUPPORTED && wk->cfg->adapt_layout &&
-        find_layouts(wk, &c->p, xl, wl)) {
-        iohw_case a;
-        iohw_error err = {{0}};
-        if (iohw_adapt_case(c, xl, wl, &a, &err) != 0) {
-            r->status = IOHW_RESULT_ERROR;
-            snprintf(r->message, sizeof r->message, "harness: %.480s", err.msg);
-            return;
+/* The verifier's memfd mapped inside a PROT_NONE reservation: each piece's
+ * section between guard pages, x, w and bias read-only. */
+typedef struct mapped {
+    unsigned char *res;
+    size_t res_len;
+    unsigned char *data[IOHW_REGION_COUNT];
+} mapped;
+
+static int piece_ok(const iohw_work_piece *pc, size_t page)
+{
+    return pc->section_off % page == 0 && pc->section_len % page == 0 &&
+           pc->data_off >= pc->section_off && pc->data_len <= pc->section_len &&
+           pc->data_off + pc->data_len == pc->section_off + pc->section_len;
+}
+
+static int map_pieces(worker *wk, int memfd, const iohw_work_piece pc[],
+                      mapped *m)
+{
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    memset(m, 0, sizeof *m);
+    for (int k = 0; k < IOHW_REGION_COUNT; k++) {
+        if (pc[k].section_len > SIZE_MAX / 4 || !piece_ok(&pc[k], page)) {
+            errno = EINVAL;
+            return -1;
         }
-        judge_claimed(wk, &a, r);
-        iohw_case_free(&a);
-        char note[sizeof r->message + 128];
-        snprintf(note, sizeof note, IOHW_REPRO_ADAPTED "%s/%s (adapted from "
-                 "%s/%s)%s%s", xl, wl, c->p.data_layout, c->p.weight_layout,
-                 r->message[0] ? "; " : "", r->message);
-        snprintf(r->message, sizeof r->message, "%.*s",
-                 (int)sizeof r->message - 1, note);
-        return;
+        m->res_len += pc[k].section_len ? (size_t)pc[k].section_len + 2 * page
+                                        : 0;
     }
-    /* A supports() that fails is the backend's error, not a refusal. */
-    r->status = rc == IOHW_UNSUPPORTED ? IOHW_RESULT_UNSUPPORTED
-                                       : IOHW_RESULT_ERROR;
-    snprintf(r->message, sizeof r->message, "%s%s", reason,
-             rc == IOHW_UNSUPPORTED && wk->cfg->adapt_layout
-                 ? " (and in no other layout either)" : "");
+    void *res = mmap(NULL, m->res_len ? m->res_len : page, PROT_NONE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (res == MAP_FAILED)
+        return -1;
+    m->res = res;
+    unsigned char *at = m->res;
+    for (int k = 0; k < IOHW_REGION_COUNT; k++) {
+        if (pc[k].section_len == 0)
+            continue;
+        int prot = k == IOHW_REGION_Y ? PROT_READ | PROT_WRITE : PROT_READ;
+        void *sec = mmap(at + page, (size_t)pc[k].section_len, prot,
+                         MAP_SHARED | MAP_FIXED | MAP_POPULATE, memfd,
+                         (off_t)pc[k].section_off);
+        if (sec == MAP_FAILED)
+            return -1;
+        m->data[k] = at + page + (pc[k].data_off - pc[k].section_off);
+        iohw_worker_region *rg = &wk->note->regions[k];
+        rg->map_lo = (uintptr_t)at;
+        rg->map_hi = (uintptr_t)(at + pc[k].section_len + 2 * page);
+        rg->data_lo = (uintptr_t)m->data[k];
+        rg->data_hi = (uintptr_t)(m->data[k] + pc[k].data_len);
+        at += pc[k].section_len + 2 * page;
+    }
+    return 0;
 }
 
-/* Runs a claimed case in guarded buffers and judges the output. */
-static void judge_claimed(worker *wk, const iohw_case *c, iohw_result *r)
+/* The memfd's tensors mapped (the memfd closed), or r says why not. */
+static int map_tensors(worker *wk, const iohw_work_piece pc[], int memfd,
+                       mapped *m)
 {
-    const iohw_backend *b = wk->lb.table;
-    iohw_problem p = c->p;
-    iohw_error err = {{0}};
-    int rc;
+    memset(m, 0, sizeof *m);
+    errno = 0;
+    int rc = wk->msg.bad || memfd < 0 ? -1 : map_pieces(wk, memfd, pc, m);
+    int e = errno;
+    if (memfd >= 0)
+        close(memfd);
+    if (rc == 0 && m->data[IOHW_REGION_X] != NULL &&
+        m->data[IOHW_REGION_Y] != NULL)
+        return 0;
+    iohw_work_reply *r = &wk->rep;
+    r->rc = IOHW_WORK_HARNESS;
+    snprintf(r->message, sizeof r->message, "harness: the worker cannot map "
+             "the case's tensors: %s%s", e ? strerror(e) : "bad request",
+             e == ENOMEM && wk->cfg->memory_limit_mb > 0
+                 ? " (memory limit reached?)" : "");
+    return -1;
+}
 
-    /* Guarded buffers. */
-    unsigned char sent[8];
-    size_t es = (size_t)iohw_worker_sentinel((int)c->p.dtype, sent);
-    guarded g[IOHW_REGION_COUNT];
-    memset(g, 0, sizeof g);
-    if (es == 0 || map_tensors(c, es, sent, g, &err) != 0) {
-        r->status = IOHW_RESULT_ERROR;
-        snprintf(r->message, sizeof r->message, "%.480s%s",
-                 es == 0 ? "harness: unknown dtype" : err.msg,
-                 wk->cfg->memory_limit_mb > 0 ? " (memory limit reached?)" : "");
-        goto out;
-    }
-    for (int k = 0; k < IOHW_REGION_COUNT; k++)
-        if (g[k].map != NULL)
-            note_region(wk->note, k, &g[k]);
-
-    /* Run it. */
-    enter_call(wk, IOHW_CALL_RUN);
+static void call_run(worker *wk, const iohw_problem *pp, const mapped *m)
+{
+    iohw_problem p = *pp;
+    iohw_work_reply *r = &wk->rep;
+    iohw__rude_snap snap;
+    r->call = IOHW_CALL_RUN;
+    enter_call(wk, IOHW_CALL_RUN, &snap);
     int64_t t0 = iohw_worker_now_ns();
-    rc = b->run(wk->lb.ctx, &p, g[IOHW_REGION_X].data, g[IOHW_REGION_W].data,
-                p.has_bias ? g[IOHW_REGION_BIAS].data : NULL,
-                g[IOHW_REGION_Y].data);
+    r->rc = wk->lb.table->run(wk->lb.ctx, &p, m->data[IOHW_REGION_X],
+                              m->data[IOHW_REGION_W],
+                              p.has_bias ? m->data[IOHW_REGION_BIAS] : NULL,
+                              m->data[IOHW_REGION_Y]);
     r->seconds = (double)(iohw_worker_now_ns() - t0) * 1e-9;
-    leave_call(wk);
-    if (rc != IOHW_OK) {
-        r->status = IOHW_RESULT_ERROR;
-        snprintf(r->message, sizeof r->message, "run() returned %s: %s",
-                 status_name(rc), iohw_backend_last_error(&wk->lb));
-        goto out;
-    }
+    leave_call(wk, "run()", &snap);
+    if (r->rc != IOHW_OK)
+        snprintf(r->message, sizeof r->message, "%s",
+                 iohw_backend_last_error(&wk->lb));
+}
 
-    /* Guards, then the numbers. */
-    size_t below = canary_damage(&g[IOHW_REGION_Y]);
-    if (below > 0) {
-        r->status = IOHW_RESULT_CRASH;
-        snprintf(r->message, sizeof r->message,
-                 "run() wrote %zu byte(s) before the start of y: an "
-                 "out-of-bounds write", below);
-        goto out;
-    }
-    iohw_compare(c, g[IOHW_REGION_Y].data, sent, r);
-    if (r->status == IOHW_RESULT_FAIL) {
-        if (wk->cfg->diagnose)
-            iohw_diagnose(c, g[IOHW_REGION_Y].data, r->diagnosis,
-                          sizeof r->diagnosis);
-        describe_failure(r);
-    }
-out:
+/* CASE (supports(), then run() when claimed) or RUN (run() only): the
+ * problem, a u32 adapt flag, the four pieces; the memfd comes along and is
+ * mapped (and closed) before any backend call. */
+static void serve_case(worker *wk, uint32_t kind, int memfd)
+{
+    iohw_problem p;
+    uint32_t adapt = 0;
+    iohw_work_piece pc[IOHW_REGION_COUNT];
+    iohw__msg_get(&wk->msg, &p, sizeof p);
+    iohw__msg_get(&wk->msg, &adapt, sizeof adapt);
+    iohw__msg_get(&wk->msg, pc, sizeof pc);
+    mapped m;
+    if (map_tensors(wk, pc, memfd, &m) == 0 &&
+        (kind == IOHW_WORK_RUN || ask_supports(wk, &p, adapt)))
+        call_run(wk, &p, &m);
     memset(wk->note->regions, 0, sizeof wk->note->regions);
-    for (int k = 0; k < IOHW_REGION_COUNT; k++)
-        guarded_unmap(&g[k]);
+    if (m.res != NULL)
+        munmap(m.res, m.res_len);
 }
 
-static void run_case(worker *wk, const iohw_worker_request *rq, iohw_result *r)
-{
-    memset(r, 0, sizeof *r);
-    snprintf(r->case_id, sizeof r->case_id, "%.*s", (int)sizeof rq->case_id,
-             rq->case_id);
-    snprintf(r->file, sizeof r->file, "%.*s", (int)sizeof rq->file, rq->file);
-    if (!wk->loaded) {
-        r->status = IOHW_RESULT_ERROR;
-        snprintf(r->message, sizeof r->message, "%.*s",
-                 (int)sizeof r->message - 1, wk->load_error);
-        return;
-    }
+/* --- the worker's life ---------------------------------------------------- */
 
+/* Moves fd to a high number (close-on-exec); -1 on failure. */
+static int move_high(int fd)
+{
+    int hi = fcntl(fd, F_DUPFD_CLOEXEC, iohw__rude_high_fd());
+    if (hi >= 0)
+        close(fd);
+    return hi;
+}
+
+/* 0..2 become /dev/null and the output pipes (non-blocking: a flood can
+ * never block the worker); the socket goes high; nothing else stays open.
+ * std_copy gets high duplicates of 0..2. */
+static int setup_fds(int *fd, int out_fd, int err_fd, int std_copy[3])
+{
+    int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    *fd = move_high(*fd);
+    std_copy[0] = null >= 0 ? move_high(null) : -1;
+    std_copy[1] = move_high(out_fd);
+    std_copy[2] = move_high(err_fd);
+    if (*fd < 0 || std_copy[1] < 0 || std_copy[2] < 0)
+        return -1;
+    int top = *fd;
+    for (int i = 0; i < 3; i++) {
+        if (std_copy[i] > top)
+            top = std_copy[i];
+        if (std_copy[i] >= 0 && dup2(std_copy[i], i) != i)
+            return -1;
+    }
+    fcntl(1, F_SETFL, fcntl(1, F_GETFL) | O_NONBLOCK);
+    fcntl(2, F_SETFL, fcntl(2, F_GETFL) | O_NONBLOCK);
+    close_range(3, (unsigned)iohw__rude_high_fd() - 1, 0);
+    close_range((unsigned)top + 1, ~0u, 0);
+    for (int i = iohw__rude_high_fd(); i < top; i++)
+        if (i != *fd && i != std_copy[0] && i != std_copy[1] && i != std_copy[2])
+            close(i);
+    return 0;
+}
+
+static void load(worker *wk)
+{
+    /* Room for the largest request before a memory limit applies. */
+    unsigned char room[4096] = {0};
+    for (int i = 0; i < 16; i++)
+        iohw__msg_put(&wk->msg, room, sizeof room);
+    iohw__msg_reset(&wk->msg);
     iohw_error err = {{0}};
-    iohw_case c;
-    memset(&c, 0, sizeof c);
-    if (open_file(wk, r->file, &err) != 0 ||
-        iohw_case_file_read(wk->file, r->case_id, IOHW_READ_ALL, &c, &err) != 0) {
-        r->status = IOHW_RESULT_INVALID;
-        snprintf(r->message, sizeof r->message, "%.480s%s", err.msg,
-                 wk->cfg->memory_limit_mb > 0 ? " (memory limit reached?)" : "");
-        return;
+    if (iohw_backend_load(wk->cfg->backend, &wk->lb, &err) == 0)
+        wk->loaded = 1;
+    else
+        snprintf(wk->load_error, sizeof wk->load_error,
+                 "the worker cannot load the backend: %.900s", err.msg);
+    if (wk->cfg->memory_limit_mb > 0 && !iohw_worker_asan()) {
+        struct rlimit rl;
+        rl.rlim_cur = rl.rlim_max = (rlim_t)wk->cfg->memory_limit_mb << 20;
+        setrlimit(RLIMIT_AS, &rl);
     }
-    snprintf(r->descriptor, sizeof r->descriptor, "%s", c.descriptor);
-    snprintf(r->tags, sizeof r->tags, "%s", c.tags);
-    judge_case(wk, &c, r);
-    iohw_case_free(&c);
 }
 
-/* --- the worker's life --------------------------------------------------- */
-
-void iohw_worker_main(const iohw_worker_config *cfg, int req_fd, int rep_fd,
-                      iohw_worker_note *note)
+static void serve(worker *wk)
 {
-    /* Die with the parent; leave Ctrl-C to it. */
+    for (;;) {
+        int memfd = -1;
+        if (iohw__msg_recv(wk->fd, &wk->msg, &memfd) != 1)
+            return;
+        uint32_t kind = 0;
+        iohw__msg_get(&wk->msg, &kind, sizeof kind);
+        memset(&wk->rep, 0, sizeof wk->rep);
+        if (!wk->loaded) {
+            wk->rep.rc = IOHW_WORK_NOT_LOADED;
+            snprintf(wk->rep.message, sizeof wk->rep.message, "%s",
+                     wk->load_error);
+        } else if (kind == IOHW_WORK_CASE || kind == IOHW_WORK_RUN) {
+            serve_case(wk, kind, memfd);
+            memfd = -1;
+        } else {
+            wk->rep.rc = IOHW_WORK_HARNESS;
+            snprintf(wk->rep.message, sizeof wk->rep.message,
+                     "harness: unknown request %u", (unsigned)kind);
+        }
+        if (memfd >= 0)
+            close(memfd);
+        iohw__work_reply_encode(&wk->msg, &wk->rep);
+        if (iohw__msg_send(wk->fd, &wk->msg, -1) != 0)
+            return;
+    }
+}
+
+void iohw_worker_main(const iohw_worker_config *cfg, int fd, int out_fd,
+                      int err_fd, iohw_worker_note *note)
+{
+    /* Die with the verifier; leave Ctrl-C to the parent. */
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
@@ -490,37 +445,16 @@ void iohw_worker_main(const iohw_worker_config *cfg, int req_fd, int rep_fd,
     install_fault_handlers();
 
     worker *wk = calloc(1, sizeof *wk);
-    if (wk == NULL)
-        worker_exit(70);
+    int std_copy[3];
+    if (wk == NULL || setup_fds(&fd, out_fd, err_fd, std_copy) != 0)
+        iohw__exit_child(70);
     wk->cfg = cfg;
     wk->note = note;
-    iohw_error err = {{0}};
-    if (iohw_backend_load(cfg->backend, &wk->lb, &err) == 0) {
-        wk->loaded = 1;
-    } else {
-        snprintf(wk->load_error, sizeof wk->load_error,
-                 "the worker cannot load the backend: %.900s", err.msg);
-    }
-    if (cfg->memory_limit_mb > 0 && !iohw_worker_asan()) {
-        struct rlimit rl;
-        rl.rlim_cur = rl.rlim_max = (rlim_t)cfg->memory_limit_mb << 20;
-        setrlimit(RLIMIT_AS, &rl);
-    }
-
-    iohw_worker_request rq;
-    iohw_worker_reply *rep = calloc(1, sizeof *rep);
-    if (rep == NULL)
-        worker_exit(70);
-    while (iohw__read_full(req_fd, &rq, sizeof rq) == 1) {
-        memset(rep, 0, sizeof *rep);
-        rep->task = rq.task;
-        run_case(wk, &rq, &rep->r);
-        if (iohw__write_full(rep_fd, rep, sizeof *rep) != 0)
-            break;
-    }
-    if (wk->file != NULL)
-        iohw_case_file_close(wk->file, NULL);
+    wk->fd = fd;
+    load(wk);
+    iohw__rude_capture(&wk->rude, std_copy);
+    serve(wk);
     if (wk->loaded)
         iohw_backend_unload(&wk->lb);
-    worker_exit(0);
+    iohw__exit_child(0);
 }

@@ -1,19 +1,29 @@
 /*
- * harness/worker.h - the isolated worker process of `iohw run`.
+ * harness/worker.h - the processes of `iohw run` that hold a case: the
+ * verifier and the worker.
  *
- * A worker is forked by the run (harness/run.c), loads the backend itself
- * once, then loops: reads a request (case file + case id) from its request
- * pipe, runs the case and writes back one fixed-size message.  For each case
- * it loads everything (IOHW_READ_ALL), maps x, w and bias read-only and y
- * between PROT_NONE guard pages (y's last byte touches the upper guard, a
- * canary fills the slack below y, y starts filled with a signalling-NaN
- * sentinel), calls supports() then run(), checks the canary, compares and,
- * when asked, diagnoses a failure.
+ * Per slot the run (harness/run.c) forks a verifier (harness/verifier.c),
+ * which never loads the backend: it reads each case the parent sends,
+ * writes x, w, bias and a sentinel-filled y (a canary in the slack below y)
+ * into a memfd, and forks a worker, which loads the backend once and serves
+ * the verifier's requests over a Unix socket (length-prefixed records,
+ * harness/channel.h): CASE (supports(), with --adapt-layout the probing of
+ * other layouts, then run() when claimed) and RUN (run() only, for an
+ * adapted case); run() gets the memfd mapped inside a PROT_NONE reservation,
+ * x, w and bias read-only, y ending exactly at a guard page.  Around each backend call the worker restores the
+ * floating-point environment it captured once after loading the backend,
+ * and reports what the call did to the process as warnings
+ * (harness/worker_rude.c).  The verifier checks the canary, compares,
+ * diagnoses and sends the result to the parent.  A worker that dies makes
+ * the case CRASH; the verifier reports it and exits, and the parent starts
+ * a fresh pair.
  *
- * What the parent cannot learn from the pipe (a worker killed in the middle
- * of a case) it reads from a page the two share (iohw_worker_note): where the
- * buffers were, which backend call was in progress since when, and the
- * faulting address recorded by the worker's SIGSEGV/SIGBUS handler.
+ * What the parent cannot learn from the pipe it reads from a page the three
+ * share (iohw_worker_note): where the worker's buffers were, which backend
+ * call was in progress since when, the faulting address recorded by the
+ * worker's SIGSEGV/SIGBUS handler, and what the verifier was doing (reading
+ * which dataset of the case), so that a verifier killed inside libhdf5
+ * makes the case INVALID, not a CRASH of the backend.
  */
 #ifndef IOHW_WORKER_H
 #define IOHW_WORKER_H
@@ -22,20 +32,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "harness/channel.h"
 #include "harness/result.h"
-
-/* Parent -> worker. */
-typedef struct iohw_worker_request {
-    int64_t task;
-    char file[4096];
-    char case_id[128];
-} iohw_worker_request;
-
-/* Worker -> parent: each worker has its own pipe, read in full. */
-typedef struct iohw_worker_reply {
-    int64_t task;
-    iohw_result r;
-} iohw_worker_reply;
 
 /* The buffers a fault address can be attributed to. */
 enum { IOHW_REGION_X, IOHW_REGION_W, IOHW_REGION_BIAS, IOHW_REGION_Y,
@@ -49,7 +47,14 @@ typedef struct iohw_worker_region {
 /* Backend calls, for the timeout message. */
 enum { IOHW_CALL_NONE, IOHW_CALL_SUPPORTS, IOHW_CALL_RUN };
 
-/* The page a worker shares with the parent (MAP_SHARED | MAP_ANONYMOUS). */
+/* What the verifier is doing. */
+enum { IOHW_STAGE_IDLE,      /* waiting for a case */
+       IOHW_STAGE_READING,   /* reading the case file */
+       IOHW_STAGE_BACKEND,   /* the worker has the case */
+       IOHW_STAGE_JUDGING }; /* comparing, diagnosing */
+
+/* The page the parent shares with a verifier and its worker (MAP_SHARED |
+ * MAP_ANONYMOUS, mapped by the parent before it forks). */
 typedef struct iohw_worker_note {
     _Atomic int64_t call_since_ns;  /* CLOCK_MONOTONIC entry into the
                                        backend call, 0 outside of one */
@@ -61,9 +66,15 @@ typedef struct iohw_worker_note {
     volatile uintptr_t fault_addr;  /* si_addr of that fault */
     iohw_worker_region regions[IOHW_REGION_COUNT];  /* this case's buffers;
                                                        zero when unmapped */
+    /* Written by the verifier. */
+    _Atomic int stage;              /* IOHW_STAGE_* */
+    _Atomic int64_t stage_since_ns; /* CLOCK_MONOTONIC start of the stage */
+    char reading[256];              /* while reading: "dataset 'y_f64'"
+                                       (cases/case.h's read watch) or "the
+                                       attributes" */
 } iohw_worker_note;
 
-/* What a worker needs to know. */
+/* What a verifier and its worker need to know. */
 typedef struct iohw_worker_config {
     const char *backend;         /* shared object path */
     int diagnose;                /* diagnose failures */
@@ -72,10 +83,51 @@ typedef struct iohw_worker_config {
                                     the backend claims (harness/adapt.h) */
 } iohw_worker_config;
 
-/* The worker's life in the child: never returns (_exit).  Reads requests
- * from req_fd until end of file, writes replies to rep_fd. */
-void iohw_worker_main(const iohw_worker_config *cfg, int req_fd, int rep_fd,
-                      iohw_worker_note *note) __attribute__((noreturn));
+/* The verifier's life in the child: never returns (_exit).  Reads
+ * requests (task, file, case id) from req_fd until end of file, writes one
+ * reply (channel.h's iohw__reply_encode) per case to rep_fd. */
+void iohw_verifier_main(const iohw_worker_config *cfg, int req_fd, int rep_fd,
+                        iohw_worker_note *note) __attribute__((noreturn));
+
+/* Requests of the verifier to the worker (the first u32 of a record; then
+ * the problem, a u32 adapt flag, the four iohw_work_piece, and the memfd
+ * with the record): CASE calls supports() (with adapt, probes other
+ * layouts when not claimed) and, when claimed, run(); RUN calls run()
+ * only (an adapted case, already claimed). */
+enum { IOHW_WORK_CASE = 1, IOHW_WORK_RUN = 2 };
+
+/* Where a tensor sits in the memfd of a RUN request: its section (whole
+ * pages) and the data inside it, which ends at the section's end. */
+typedef struct iohw_work_piece {
+    uint64_t section_off, section_len;
+    uint64_t data_off, data_len;
+} iohw_work_piece;
+
+/* The worker's answer to either request.  rc is the backend's status, or
+ * one of these. */
+enum { IOHW_WORK_NOT_LOADED = -1000,  /* message: why the backend did not load */
+       IOHW_WORK_HARNESS = -1001 };   /* message: the harness's own failure */
+
+typedef struct iohw_work_reply {
+    int32_t rc;              /* the status of call */
+    int32_t call;            /* IOHW_CALL_SUPPORTS or IOHW_CALL_RUN */
+    double seconds;          /* RUN: run()'s wall time */
+    int32_t adapted;         /* SUPPORTS with adapt: 1 when xl/wl claimed */
+    char xl[16], wl[16];
+    char message[1024];      /* last_error() when rc is not IOHW_OK */
+    char warnings[1024];     /* what the calls did to the process */
+} iohw_work_reply;
+
+void iohw__work_reply_encode(iohw__msg *m, const iohw_work_reply *w);
+int iohw__work_reply_decode(iohw__msg *m, iohw_work_reply *w);
+
+/* The worker's life: never returns (_exit).  Loads the backend, then
+ * serves requests on fd (a Unix socket) until end of file; out_fd and
+ * err_fd become its stdout and stderr (non-blocking pipes the verifier
+ * drains). */
+void iohw_worker_main(const iohw_worker_config *cfg, int fd, int out_fd,
+                      int err_fd, iohw_worker_note *note)
+    __attribute__((noreturn));
 
 /* 1 when built with AddressSanitizer (the memory limit is then ignored:
  * ASan reserves terabytes of address space). */

@@ -58,7 +58,8 @@ void iohw_worker_death_message(int wait_status, const iohw_worker_note *note,
                                                   : "";
     const char *outside = call == IOHW_CALL_NONE
                               ? "; the worker was not in a backend call (it "
-                                "was loading, comparing or diagnosing the case)"
+                                "was loading the backend or mapping the case's "
+                                "tensors)"
                               : "";
     if (WIFEXITED(wait_status)) {
         snprintf(buf, (size_t)n, "exited with status %d%s%s",

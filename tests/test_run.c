@@ -24,6 +24,7 @@
 #include "generators/generators.h"
 #include "harness/run.h"
 #include "harness/worker.h"
+#include "support/run_options.h"
 
 #define NCASES 12
 
@@ -105,18 +106,8 @@ static void backend_path(char *buf, size_t n, const char *name)
 static iohw_run_options options(const suite *s, const char *backend)
 {
     static char path[512];
-    iohw_run_options o;
-    memset(&o, 0, sizeof o);
     backend_path(path, sizeof path, backend);
-    o.backend = path;
-    o.inputs = s->inputs;
-    o.ninputs = 1;
-    o.shard_index = o.shard_count = 1;
-    o.jobs = 2;
-    o.timeout = 20;
-    o.diagnose = 1;
-    o.progress = -1;
-    return o;
+    return iohw_test_run_options(path, s->inputs);
 }
 
 static void run_ok(const iohw_run_options *o, iohw_run_results *res)
@@ -191,6 +182,36 @@ Test(run, the_reference_backend_passes_every_case_in_file_then_id_order)
         cr_assert_geq(res.wall[i], res.items[i].seconds);
     }
     iohw_run_results_free(&res);
+    remove_suite(&s);
+}
+
+Test(run, a_suite_under_a_path_of_600_characters_runs_every_case)
+{
+    /* Six nested directories of 100 characters each below the scratch
+     * directory: every record between the processes carries the full path. */
+    static char dir[1024], a[1100], b[1100];
+    int n = snprintf(dir, sizeof dir, "%s/run-%d-long", IOHW_TEST_TMP, (int)getpid());
+    mkdir(dir, 0755);
+    for (int i = 0; i < 6; i++) {
+        n += snprintf(dir + n, sizeof dir - (size_t)n, "/%d%0*d", i, 99, 0);
+        cr_assert_eq(mkdir(dir, 0755), 0, "mkdir %s", dir);
+    }
+    cr_assert_gt(strlen(dir), 600);
+    snprintf(a, sizeof a, "%s/a.h5", dir);
+    snprintf(b, sizeof b, "%s/b.h5", dir);
+    write_file(a, 'a');
+    write_file(b, 'b');
+    suite s;
+    memset(&s, 0, sizeof s);
+    s.inputs[0] = dir;
+    iohw_run_options o = options(&s, "reference");
+    iohw_run_results res;
+    run_ok(&o, &res);
+    expect_statuses(&res, pick_all, IOHW_RESULT_PASS, NULL);
+    for (int64_t i = 0; i < res.count; i++)
+        cr_assert_str_eq(res.items[i].file, i < 6 ? a : b);
+    iohw_run_results_free(&res);
+    snprintf(s.dir, sizeof s.dir, "%s/run-%d-long", IOHW_TEST_TMP, (int)getpid());
     remove_suite(&s);
 }
 
@@ -467,6 +488,74 @@ static void damage_case(const char *path, const char *id, const char *dataset,
         cr_assert_geq(H5Adelete(g, attribute), 0);
     H5Gclose(g);
     H5Fclose(f);
+}
+
+Test(run, a_reader_crash_inside_a_dataset_is_invalid_naming_file_case_and_dataset)
+{
+    /* libhdf5 segfaults in H5Dread on some corrupt datasets; injected here
+     * for every case's y_f64.  The verifier dies, never the backend's
+     * worker: each case is INVALID, and a fresh verifier takes the next. */
+    suite s;
+    iohw_run_results res;
+    make_suite(&s, "readcrash");
+    iohw_run_options o = options(&s, "reference");
+    o.memory_limit_mb = 4096;
+    setenv("IOHW_INJECT_VERIFIER", "crash:y_f64", 1);
+    run_ok(&o, &res);
+    unsetenv("IOHW_INJECT_VERIFIER");
+    expect_statuses(&res, pick_all, IOHW_RESULT_INVALID, "dataset 'y_f64'");
+    for (int64_t i = 0; i < res.count; i++) {
+        const iohw_result *r = &res.items[i];
+        cr_expect_not_null(strstr(r->message, r->case_id), "%s", r->message);
+        cr_expect_not_null(strstr(r->message, r->file), "%s", r->message);
+        /* "(killed by signal SIGSEGV ...)"; under ASan, whose handler
+         * catches the fault, "(exited with status 1)". */
+        cr_expect_not_null(strstr(r->message, "killed the reader ("), "%s", r->message);
+        cr_expect_null(strstr(r->message, "memory"), "%s", r->message);
+    }
+    iohw_run_results_free(&res);
+    remove_suite(&s);
+}
+
+Test(run, a_reader_hang_inside_a_dataset_is_invalid_after_the_timeout)
+{
+    suite s;
+    iohw_run_results res;
+    make_suite(&s, "readhang");
+    iohw_run_options o = options(&s, "reference");
+    o.filter = "id=a.r1";
+    o.timeout = 1;
+    setenv("IOHW_INJECT_VERIFIER", "hang:x", 1);
+    run_ok(&o, &res);
+    unsetenv("IOHW_INJECT_VERIFIER");
+    cr_assert_eq(res.count, 1);
+    cr_assert_eq(res.items[0].status, IOHW_RESULT_INVALID, "%s", res.items[0].message);
+    cr_assert_not_null(strstr(res.items[0].message, "reading dataset 'x' of case 'a.r1' in"),
+                       "%s", res.items[0].message);
+    cr_assert_not_null(strstr(res.items[0].message, "did not finish within 1 s"), "%s",
+                       res.items[0].message);
+    iohw_run_results_free(&res);
+    remove_suite(&s);
+}
+
+Test(run, a_verifier_crash_while_comparing_is_a_harness_error_not_a_crash)
+{
+    suite s;
+    iohw_run_results res;
+    make_suite(&s, "comparecrash");
+    iohw_run_options o = options(&s, "reference");
+    o.filter = "id=a.r1";
+    setenv("IOHW_INJECT_VERIFIER", "crash:compare", 1);
+    run_ok(&o, &res);
+    unsetenv("IOHW_INJECT_VERIFIER");
+    cr_assert_eq(res.count, 1);
+    cr_assert_eq(res.items[0].status, IOHW_RESULT_ERROR, "%s", res.items[0].message);
+    cr_assert_not_null(strstr(res.items[0].message, "harness: the verifier process"),
+                       "%s", res.items[0].message);
+    cr_assert_not_null(strstr(res.items[0].message, "not of the backend"), "%s",
+                       res.items[0].message);
+    iohw_run_results_free(&res);
+    remove_suite(&s);
 }
 
 Test(run, a_damaged_case_is_invalid_and_its_neighbours_still_pass)

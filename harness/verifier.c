@@ -1,0 +1,276 @@
+/*
+ * harness/verifier.c - the verifier process of `iohw run` (see worker.h):
+ * reads each case, has its worker run the backend on it, checks the canary,
+ * compares and diagnoses.  The backend never runs in this process, so
+ * nothing it does to its own process can change a verdict.
+ */
+#include "harness/verifier_internal.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "harness/adapt.h"
+#include "harness/compare.h"
+#include "harness/diagnose.h"
+#include "harness/loader.h"
+#include "harness/repro.h"
+#include "harness/run_internal.h"
+
+/* Fault injection for the tests: IOHW_INJECT_VERIFIER=crash:WHERE or
+ * hang:WHERE makes the verifier die or hang at WHERE, a dataset's name (as
+ * libhdf5 does on some corrupt datasets) or "compare". */
+static void inject(const char *where)
+{
+    const char *e = getenv("IOHW_INJECT_VERIFIER");
+    if (e == NULL)
+        return;
+    if (strncmp(e, "crash:", 6) == 0 && strcmp(e + 6, where) == 0)
+        raise(SIGSEGV);
+    if (strncmp(e, "hang:", 5) == 0 && strcmp(e + 5, where) == 0)
+        for (;;)
+            pause();
+}
+
+/* The reader starts on a dataset: the note says which. */
+static void on_dataset(void *ctx, const char *name)
+{
+    iohw_worker_note *note = ctx;
+    snprintf(note->reading, sizeof note->reading, "dataset '%s'", name);
+    inject(name);
+}
+
+static void set_stage(iohw__verifier *v, int stage)
+{
+    atomic_store(&v->note->stage_since_ns, iohw_worker_now_ns());
+    atomic_store(&v->note->stage, stage);
+}
+
+static int open_file(iohw__verifier *v, const char *path, iohw_error *err)
+{
+    if (v->file != NULL && strcmp(v->path, path) == 0)
+        return 0;
+    if (v->file != NULL)
+        iohw_case_file_close(v->file, NULL);
+    v->path[0] = '\0';
+    v->file = iohw_case_file_open(path, err);
+    if (v->file == NULL)
+        return -1;
+    snprintf(v->path, sizeof v->path, "%s", path);
+    return 0;
+}
+
+static void describe_failure(iohw_result *r)
+{
+    if (r->message[0] != '\0')
+        return;
+    if (r->unwritten > 0)
+        snprintf(r->message, sizeof r->message,
+                 "%lld of %lld output elements outside the tolerance, %lld of "
+                 "them never written; worst error %.3g u*err_bound",
+                 (long long)r->mismatches, (long long)r->elements,
+                 (long long)r->unwritten, r->worst_ratio);
+    else
+        snprintf(r->message, sizeof r->message,
+                 "%lld of %lld output elements outside the tolerance; worst "
+                 "error %.3g u*err_bound",
+                 (long long)r->mismatches, (long long)r->elements,
+                 r->worst_ratio);
+}
+
+/* Judges the output the worker's run() left in t. */
+static void judge_output(iohw__verifier *v, const iohw_case *c,
+                         const iohw__tensors *t, const iohw_work_reply *w,
+                         iohw_result *r)
+{
+    r->seconds = w->seconds;
+    if (w->rc != IOHW_OK) {
+        r->status = IOHW_RESULT_ERROR;
+        snprintf(r->message, sizeof r->message, "run() returned %s: %s",
+                 iohw_backend_status_name(w->rc), w->message);
+        return;
+    }
+
+    /* Guards, then the numbers. */
+    set_stage(v, IOHW_STAGE_JUDGING);
+    inject("compare");
+    size_t below = iohw__tensors_canary_damage(t);
+    if (below > 0) {
+        r->status = IOHW_RESULT_CRASH;
+        snprintf(r->message, sizeof r->message,
+                 "run() wrote %zu byte(s) before the start of y: an "
+                 "out-of-bounds write", below);
+        return;
+    }
+    iohw_compare(c, iohw__tensors_y(t), t->sent, r);
+    if (r->status == IOHW_RESULT_FAIL) {
+        if (v->cfg->diagnose)
+            iohw_diagnose(c, iohw__tensors_y(t), r->diagnosis,
+                          sizeof r->diagnosis);
+        describe_failure(r);
+    }
+}
+
+/* Hands c to the worker in guarded buffers: kind IOHW_WORK_CASE (supports()
+ * first) or IOHW_WORK_RUN.  Returns 1 when supports() did not claim it (*w
+ * says why), 0 when the case is settled in r. */
+static int send_case(iohw__verifier *v, const iohw_case *c, uint32_t kind,
+                     iohw_work_reply *w, iohw_result *r)
+{
+    iohw_error err = {{0}};
+    iohw__tensors t;
+    if (iohw__tensors_make(v, c, &t, &err) != 0) {
+        r->status = IOHW_RESULT_ERROR;
+        snprintf(r->message, sizeof r->message, "%s", err.msg);
+        iohw__tensors_free(&t);
+        return 0;
+    }
+    uint32_t adapt = (uint32_t)v->cfg->adapt_layout;
+    iohw__msg_reset(&v->msg);
+    iohw__msg_put(&v->msg, &kind, sizeof kind);
+    iohw__msg_put(&v->msg, &c->p, sizeof c->p);
+    iohw__msg_put(&v->msg, &adapt, sizeof adapt);
+    iohw__msg_put(&v->msg, t.pc, sizeof t.pc);
+    int rc = 0;
+    if (iohw__verifier_ask(v, v->memfd, w, r) == 0) {
+        if (w->call == IOHW_CALL_RUN)
+            judge_output(v, c, &t, w, r);
+        else
+            rc = 1;
+    }
+    iohw__tensors_free(&t);
+    return rc;
+}
+
+/* Runs the backend on a loaded case and judges it. */
+static void judge_case(iohw__verifier *v, const iohw_case *c, iohw_result *r)
+{
+    iohw_work_reply w;
+    if (send_case(v, c, IOHW_WORK_CASE, &w, r) == 0)
+        return;
+    const char *why = w.message;
+    char reason[256];
+    if (w.rc == IOHW_UNSUPPORTED)
+        snprintf(reason, sizeof reason, "%.250s", why[0] ? why : "not claimed");
+    else
+        snprintf(reason, sizeof reason, "supports() returned %s: %.200s",
+                 iohw_backend_status_name(w.rc), why[0] ? why : "not claimed");
+
+    /* --adapt-layout: the same numbers in layouts the backend claims. */
+    if (w.rc == IOHW_UNSUPPORTED && v->cfg->adapt_layout && w.adapted) {
+        iohw_case a;
+        iohw_error err = {{0}};
+        if (iohw_adapt_case(c, w.xl, w.wl, &a, &err) != 0) {
+            r->status = IOHW_RESULT_ERROR;
+            snprintf(r->message, sizeof r->message, "harness: %.480s", err.msg);
+            return;
+        }
+        iohw_work_reply wa;
+        if (send_case(v, &a, IOHW_WORK_RUN, &wa, r) != 0) {
+            r->status = IOHW_RESULT_ERROR;
+            snprintf(r->message, sizeof r->message, "harness: the worker did "
+                     "not run the adapted case");
+        }
+        iohw_case_free(&a);
+        char note[sizeof r->message + 128];
+        snprintf(note, sizeof note, IOHW_REPRO_ADAPTED "%s/%s (adapted from "
+                 "%s/%s)%s%s", w.xl, w.wl, c->p.data_layout,
+                 c->p.weight_layout, r->message[0] ? "; " : "", r->message);
+        snprintf(r->message, sizeof r->message, "%.*s",
+                 (int)sizeof r->message - 1, note);
+        return;
+    }
+    /* A supports() that fails is the backend's error, not a refusal. */
+    r->status = w.rc == IOHW_UNSUPPORTED ? IOHW_RESULT_UNSUPPORTED
+                                         : IOHW_RESULT_ERROR;
+    snprintf(r->message, sizeof r->message, "%s%s", reason,
+             w.rc == IOHW_UNSUPPORTED && v->cfg->adapt_layout
+                 ? " (and in no other layout either)" : "");
+}
+
+static void run_case(iohw__verifier *v, const char *file, const char *id,
+                     iohw_result *r)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->case_id, sizeof r->case_id, "%s", id);
+    snprintf(r->file, sizeof r->file, "%s", file);
+
+    iohw_error err = {{0}};
+    iohw_case c;
+    memset(&c, 0, sizeof c);
+    snprintf(v->note->reading, sizeof v->note->reading, "the file's metadata");
+    set_stage(v, IOHW_STAGE_READING);
+    int rc = open_file(v, file, &err);
+    snprintf(v->note->reading, sizeof v->note->reading, "the attributes");
+    if (rc != 0 ||
+        iohw_case_file_read(v->file, id, IOHW_READ_ALL, &c, &err) != 0) {
+        r->status = IOHW_RESULT_INVALID;
+        snprintf(r->message, sizeof r->message, "%s", err.msg);
+        return;
+    }
+    set_stage(v, IOHW_STAGE_BACKEND);
+    snprintf(r->descriptor, sizeof r->descriptor, "%s", c.descriptor);
+    snprintf(r->tags, sizeof r->tags, "%s", c.tags);
+    judge_case(v, &c, r);
+    iohw_case_free(&c);
+}
+
+/* --- the verifier's life --------------------------------------------------- */
+
+static void serve(iohw__verifier *v, int req_fd, int rep_fd)
+{
+    static char file[PATH_MAX];
+    char id[IOHW_CASE_ID_MAX];
+    iohw_result *r = calloc(1, sizeof *r);
+    iohw__msg in;
+    memset(&in, 0, sizeof in);
+    while (r != NULL && !v->w_dead && iohw__msg_recv(req_fd, &in, NULL) == 1) {
+        int64_t task = -1;
+        if (iohw__request_decode(&in, &task, file, sizeof file, id,
+                                 sizeof id) != 0)
+            break;
+        run_case(v, file, id, r);
+        set_stage(v, IOHW_STAGE_IDLE);
+        iohw__reply_encode(&in, task, v->w_dead, r);
+        if (iohw__msg_send(rep_fd, &in, -1) != 0)
+            break;
+    }
+    iohw__msg_free(&in);
+    free(r);
+}
+
+void iohw_verifier_main(const iohw_worker_config *cfg, int req_fd, int rep_fd,
+                        iohw_worker_note *note)
+{
+    /* Die with the parent; leave Ctrl-C to it; one process group with the
+     * worker, so that the parent can kill both. */
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+    signal(SIGINT, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN);
+    setpgid(0, 0);
+    iohw_case_read_watch(on_dataset, note);
+
+    iohw__verifier *v = calloc(1, sizeof *v);
+    if (v == NULL)
+        iohw__exit_child(70);
+    v->cfg = cfg;
+    v->note = note;
+    v->memfd = -1;
+    set_stage(v, IOHW_STAGE_IDLE);
+    if (iohw__verifier_spawn(v) != 0)
+        v->w_pid = 0;   /* retried, and reported, with the first case */
+    serve(v, req_fd, rep_fd);
+    if (v->file != NULL)
+        iohw_case_file_close(v->file, NULL);
+    iohw__verifier_stop(v);
+    iohw__msg_free(&v->msg);
+    iohw__exit_child(0);
+}

@@ -1,0 +1,306 @@
+/*
+ * harness/verifier_worker.c - the verifier's side of its worker (see
+ * verifier_internal.h): starting it, asking it, draining its output, and
+ * the memfd that holds a case's tensors.
+ */
+#include "harness/verifier_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness/run.h"
+#include "harness/run_internal.h"
+#include "harness/worker_rude.h"
+#include "oracle/problem.h"
+
+/* Room in each output pipe, so that a flood rarely finds it full. */
+#define PIPE_ROOM (1 << 20)
+
+/* --- the worker process ---------------------------------------------------- */
+
+int iohw__verifier_spawn(iohw__verifier *v)
+{
+    int sv[2], out[2], err[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+        return -1;
+    if (pipe2(out, O_CLOEXEC) != 0) {
+        close(sv[0]), close(sv[1]);
+        return -1;
+    }
+    if (pipe2(err, O_CLOEXEC) != 0) {
+        close(sv[0]), close(sv[1]), close(out[0]), close(out[1]);
+        return -1;
+    }
+    fcntl(out[1], F_SETPIPE_SZ, PIPE_ROOM);
+    fcntl(err[1], F_SETPIPE_SZ, PIPE_ROOM);
+    memset((void *)v->note->regions, 0, sizeof v->note->regions);
+    atomic_store(&v->note->call, IOHW_CALL_NONE);
+    atomic_store(&v->note->call_since_ns, 0);
+    v->note->signo = 0;
+    v->note->addr_valid = 0;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(sv[0]);
+        close(out[0]);
+        close(err[0]);
+        iohw_worker_main(v->cfg, sv[1], out[1], err[1], v->note);
+    }
+    close(sv[1]);
+    close(out[1]);
+    close(err[1]);
+    if (pid < 0) {
+        close(sv[0]), close(out[0]), close(err[0]);
+        return -1;
+    }
+    v->w_pid = pid;
+    v->w_fd = sv[0];
+    int ends[2] = {out[0], err[0]};
+    for (int i = 0; i < 2; i++) {
+        memset(&v->out[i], 0, sizeof v->out[i]);
+        v->out[i].fd = ends[i];
+        fcntl(ends[i], F_SETFL, fcntl(ends[i], F_GETFL) | O_NONBLOCK);
+    }
+    return 0;
+}
+
+void iohw__verifier_stop(iohw__verifier *v)
+{
+    if (v->w_pid == 0)
+        return;
+    close(v->w_fd);
+    for (int i = 0; i < 2; i++)
+        if (v->out[i].fd >= 0)
+            close(v->out[i].fd);
+    while (waitpid(v->w_pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    v->w_pid = 0;
+}
+
+/* --- its output ------------------------------------------------------------ */
+
+/* Reads what is in the pipe now. */
+static void drain(iohw__stream *s)
+{
+    char buf[65536];
+    while (s->fd >= 0) {
+        ssize_t k = read(s->fd, buf, sizeof buf);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            if (k == 0) {
+                close(s->fd);
+                s->fd = -1;
+            }
+            return;
+        }
+        s->bytes += k;
+        for (ssize_t i = 0; i < k && !s->first_done; i++) {
+            unsigned char ch = (unsigned char)buf[i];
+            if (ch == '\n') {
+                s->first_done = 1;
+            } else if (s->first_len + 1 < sizeof s->first) {
+                s->first[s->first_len++] = ch < 32 || ch == 127 ? '?' : (char)ch;
+                s->first[s->first_len] = '\0';
+            }
+        }
+    }
+}
+
+/* "run() wrote 4194304 bytes on stdout (first line: "...")" per stream,
+ * then forgets them. */
+static void report_output(iohw__verifier *v, const char *call, char *warn,
+                          size_t n)
+{
+    static const char *const names[2] = {"stdout", "stderr"};
+    for (int i = 0; i < 2; i++) {
+        iohw__stream *s = &v->out[i];
+        drain(s);
+        if (s->bytes > 0) {
+            char text[320];
+            snprintf(text, sizeof text, "%s wrote %lld byte(s) on %s (first "
+                     "line: \"%s\")", call, (long long)s->bytes, names[i],
+                     s->first);
+            iohw__warn_append(warn, n, text);
+        }
+        int fd = s->fd;
+        memset(s, 0, sizeof *s);
+        s->fd = fd;
+    }
+}
+
+/* --- asking it ------------------------------------------------------------- */
+
+/* The worker closed the socket: how it died becomes r's CRASH. */
+static void worker_died(iohw__verifier *v, iohw_result *r)
+{
+    int status = 0;
+    kill(v->w_pid, SIGKILL);   /* when it closed the socket but lives on */
+    while (waitpid(v->w_pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    v->w_pid = 0;
+    v->w_dead = 1;
+    close(v->w_fd);
+    char msg[512];
+    iohw_worker_death_message(status, v->note, msg, (int)sizeof msg);
+    if (v->cfg->memory_limit_mb > 0 && iohw_run_memory_limit_works() &&
+        atomic_load(&v->note->call) == IOHW_CALL_NONE) {
+        size_t len = strlen(msg);
+        snprintf(msg + len, sizeof msg - len, " (is --memory-limit %lld MB "
+                 "too low?)", (long long)v->cfg->memory_limit_mb);
+    }
+    r->status = IOHW_RESULT_CRASH;
+    snprintf(r->message, sizeof r->message, "%s", msg);
+}
+
+/* Waits until the socket is readable, draining the output pipes. */
+static void wait_readable(iohw__verifier *v)
+{
+    for (;;) {
+        struct pollfd pf[3] = {{v->w_fd, POLLIN, 0},
+                               {v->out[0].fd, POLLIN, 0},
+                               {v->out[1].fd, POLLIN, 0}};
+        int k = poll(pf, 3, -1);
+        if (k < 0 && errno != EINTR)
+            return;
+        for (int i = 0; k > 0 && i < 2; i++)
+            if (pf[i + 1].revents != 0)
+                drain(&v->out[i]);
+        if (k > 0 && pf[0].revents != 0)
+            return;
+    }
+}
+
+int iohw__verifier_ask(iohw__verifier *v, int memfd, iohw_work_reply *w,
+                       iohw_result *r)
+{
+    memset(w, 0, sizeof *w);
+    if (v->w_pid == 0 && iohw__verifier_spawn(v) != 0) {
+        r->status = IOHW_RESULT_ERROR;
+        snprintf(r->message, sizeof r->message, "harness: cannot start a "
+                 "worker: %s", strerror(errno));
+        v->w_dead = 1;
+        return -1;
+    }
+    if (iohw__msg_send(v->w_fd, &v->msg, memfd) == 0)
+        wait_readable(v);
+    int k = iohw__msg_recv(v->w_fd, &v->msg, NULL);
+    int bad = k == 1 && iohw__work_reply_decode(&v->msg, w) != 0;
+    report_output(v, k != 1 || bad ? "the backend"
+                     : w->call == IOHW_CALL_RUN ? "run()" : "supports()",
+                  r->warnings, sizeof r->warnings);
+    if (k != 1) {
+        worker_died(v, r);
+        return -1;
+    }
+    if (bad) {
+        r->status = IOHW_RESULT_ERROR;
+        snprintf(r->message, sizeof r->message, "harness: the worker sent a "
+                 "malformed reply");
+        kill(v->w_pid, SIGKILL);
+        iohw__verifier_stop(v);
+        v->w_dead = 1;
+        return -1;
+    }
+    iohw__warn_append(r->warnings, sizeof r->warnings, w->warnings);
+    if (w->rc == IOHW_WORK_NOT_LOADED || w->rc == IOHW_WORK_HARNESS) {
+        r->status = IOHW_RESULT_ERROR;
+        snprintf(r->message, sizeof r->message, "%s", w->message);
+        return -1;
+    }
+    return 0;
+}
+
+/* --- the tensors ------------------------------------------------------------ */
+
+static unsigned char canary_byte(size_t i)
+{
+    return (unsigned char)(0x3C + 7 * i);
+}
+
+/* Sections of whole pages, each tensor at the end of its own. */
+static size_t plan(const iohw_case *c, size_t es, iohw_work_piece pc[])
+{
+    const iohw_problem *p = &c->p;
+    const int64_t count[IOHW_REGION_COUNT] = {
+        iohw_problem_x_count(p), iohw_problem_w_count(p),
+        p->has_bias ? iohw_problem_bias_count(p) : 0, iohw_problem_y_count(p)};
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t off = 0;
+    for (int k = 0; k < IOHW_REGION_COUNT; k++) {
+        memset(&pc[k], 0, sizeof pc[k]);
+        if (k == IOHW_REGION_BIAS && !p->has_bias)
+            continue;
+        size_t len = (size_t)count[k] * es;
+        size_t body = (len + page - 1) / page * page;
+        if (body == 0)
+            body = page;
+        pc[k].section_off = off;
+        pc[k].section_len = body;
+        pc[k].data_off = off + body - len;
+        pc[k].data_len = len;
+        off += body;
+    }
+    return off;
+}
+
+int iohw__tensors_make(iohw__verifier *v, const iohw_case *c,
+                       iohw__tensors *t, iohw_error *err)
+{
+    memset(t, 0, sizeof *t);
+    t->es = (size_t)iohw_worker_sentinel((int)c->p.dtype, t->sent);
+    if (t->es == 0)
+        return iohw_error_set(err, "harness: unknown dtype");
+    size_t len = plan(c, t->es, t->pc);
+    if (v->memfd < 0)
+        v->memfd = memfd_create("iohw-case", MFD_CLOEXEC);
+    if (v->memfd < 0 || ftruncate(v->memfd, 0) != 0 ||
+        ftruncate(v->memfd, (off_t)len) != 0)
+        return iohw_error_set(err, "harness: cannot hold %zu bytes of tensors "
+                              "in a memfd: %s", len, strerror(errno));
+    void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, v->memfd, 0);
+    if (m == MAP_FAILED)
+        return iohw_error_set(err, "harness: cannot map %zu bytes of tensors: "
+                              "%s", len, strerror(errno));
+    t->map = m;
+    t->len = len;
+    const void *src[IOHW_REGION_COUNT] = {c->x, c->w, c->bias, NULL};
+    for (int k = 0; k < IOHW_REGION_Y; k++)
+        if (t->pc[k].data_len > 0)
+            memcpy(t->map + t->pc[k].data_off, src[k], t->pc[k].data_len);
+    const iohw_work_piece *y = &t->pc[IOHW_REGION_Y];
+    for (size_t i = 0; i < y->data_len; i += t->es)
+        memcpy(t->map + y->data_off + i, t->sent, t->es);
+    for (size_t i = 0; y->section_off + i < y->data_off; i++)
+        t->map[y->section_off + i] = canary_byte(i);
+    return 0;
+}
+
+const unsigned char *iohw__tensors_y(const iohw__tensors *t)
+{
+    return t->map + t->pc[IOHW_REGION_Y].data_off;
+}
+
+size_t iohw__tensors_canary_damage(const iohw__tensors *t)
+{
+    const iohw_work_piece *y = &t->pc[IOHW_REGION_Y];
+    for (size_t i = 0; y->section_off + i < y->data_off; i++)
+        if (t->map[y->section_off + i] != canary_byte(i))
+            return (size_t)(y->data_off - (y->section_off + i));
+    return 0;
+}
+
+void iohw__tensors_free(iohw__tensors *t)
+{
+    if (t->map != NULL)
+        munmap(t->map, t->len);
+    memset(t, 0, sizeof *t);
+}
