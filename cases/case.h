@@ -5,7 +5,8 @@
  * A reader never trusts a file: every attribute is checked for presence,
  * type and range, every dataset's shape against the attributes, the output
  * size against the formula, the layouts against the rank, and element counts
- * against IOHW_MAX_ELEMENTS before anything is allocated.  Errors name the
+ * against IOHW_MAX_ELEMENTS and what the file stores before anything is
+ * allocated.  Errors name the
  * file, the case and the reason.
  */
 #ifndef IOHW_CASE_H
@@ -17,6 +18,17 @@
 #include "oracle/error.h"
 
 #define IOHW_SCHEMA_VERSION 1
+
+/* The reader's sane-size limits.  A tensor is allocated only when its
+ * bytes are at most IOHW_CASE_TENSOR_BYTES_MAX and the file stores them
+ * (unfiltered: all of them; compressed: at least 1/IOHW_CASE_EXPANSION_MAX,
+ * beyond the best ratio deflate reaches).  Checking terms_max costs 8 bytes
+ * per element of the longest output axis: done at once up to
+ * IOHW_CASE_TERMS_AXIS_MAX elements, beyond that only once an output
+ * dataset backs the size. */
+#define IOHW_CASE_TENSOR_BYTES_MAX ((uint64_t)1 << 32)
+#define IOHW_CASE_EXPANSION_MAX 1100
+#define IOHW_CASE_TERMS_AXIS_MAX ((int64_t)1 << 20)
 #define IOHW_CASE_ID_MAX 128
 
 typedef struct iohw_case {
