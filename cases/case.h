@@ -58,8 +58,11 @@ typedef struct iohw_case_file iohw_case_file;
 
 /* --- writing --------------------------------------------------------- */
 
-/* Creates (truncates) a case file.  Output is byte-for-byte deterministic
- * for the same cases written in the same order. */
+/* Creates a case file: written under a temporary name in path's folder and
+ * renamed to path by iohw_case_file_close when every write worked (an
+ * existing file is replaced only then; a failed or killed run leaves it
+ * as it was).  Output is byte-for-byte deterministic for the same cases
+ * written in the same order. */
 iohw_case_file *iohw_case_file_create(const char *path, iohw_error *err);
 
 /* Writes a complete case (inputs and outputs all present). */
@@ -93,7 +96,8 @@ int iohw_case_file_read(iohw_case_file *f, const char *id, unsigned what,
 /* Path the file was opened or created with. */
 const char *iohw_case_file_path(const iohw_case_file *f);
 
-/* Closes a file opened either way; returns -1 if writing it failed. */
+/* Closes a file opened either way; returns -1 if writing it failed (the
+ * written file is then removed, never put in place). */
 int iohw_case_file_close(iohw_case_file *f, iohw_error *err);
 
 #endif

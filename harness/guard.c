@@ -4,6 +4,8 @@
  */
 #include "harness/guard.h"
 
+#include "harness/run.h"
+
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -28,21 +30,6 @@ void __gcov_dump(void);
 #define OUTPUT_MAX ((size_t)1 << 28)
 /* How often the parent looks at the child's clock and memory. */
 #define TICK_MS 10
-
-static int under_asan(void)
-{
-#if defined(__SANITIZE_ADDRESS__)
-    return 1;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    return 1;
-#else
-    return 0;
-#endif
-#else
-    return 0;
-#endif
-}
 
 iohw_guard_limits iohw_guard_read_limits(void)
 {
@@ -97,7 +84,7 @@ static void inject(const char *path)
 static void run_child(iohw_guard_fn fn, void *arg, const char *path,
                       const iohw_guard_limits *lim, int fd)
 {
-    if (lim != NULL && lim->memory_mb > 0 && !under_asan()) {
+    if (lim != NULL && lim->memory_mb > 0 && iohw_run_memory_limit_works()) {
         struct rlimit rl;
         rl.rlim_cur = rl.rlim_max = (rlim_t)lim->memory_mb << 20;
         setrlimit(RLIMIT_AS, &rl);
