@@ -84,9 +84,11 @@ static void inject(const char *path)
 static void run_child(iohw_guard_fn fn, void *arg, const char *path,
                       const iohw_guard_limits *lim, int fd)
 {
+    /* The limit itself is watched on resident memory; the address space
+     * gets a looser bound, so one huge allocation fails at once. */
     if (lim != NULL && lim->memory_mb > 0 && iohw_run_memory_limit_works()) {
         struct rlimit rl;
-        rl.rlim_cur = rl.rlim_max = (rlim_t)lim->memory_mb << 20;
+        rl.rlim_cur = rl.rlim_max = (rlim_t)(2 * lim->memory_mb + 1024) << 20;
         setrlimit(RLIMIT_AS, &rl);
     }
     inject(path);

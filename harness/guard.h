@@ -11,8 +11,9 @@
  * the descriptor it is handed comes back as one buffer.
  *
  * The memory limit is checked on the child's resident memory while it
- * runs, and set as RLIMIT_AS as well where that works (not under
- * AddressSanitizer, which reserves terabytes of address space).
+ * runs (every 10 ms); RLIMIT_AS is set to twice the limit plus 1 GB where
+ * that works (not under AddressSanitizer, which reserves terabytes of
+ * address space), so that one huge allocation fails at once.
  *
  * For the tests, the environment variable IOHW_INJECT_READ_FAULT=KIND:PATH
  * (KIND crash or hang) makes a child started for PATH crash or hang.

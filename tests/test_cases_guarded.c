@@ -1,0 +1,338 @@
+/*
+ * tests/test_cases_guarded.c - hostile case files, made here by code: one
+ * whose corrupted variable-length string attribute makes libhdf5 1.10.8
+ * loop for ever in its global-heap code (H5HG_read), small files that ask
+ * for huge allocations (an output_padding that makes an axis 2^24 long,
+ * tensors of 2^26 and 2^31 elements declared and never written).  Every
+ * reader is bounded: the listing child, `iohw show` and `iohw oracle` give
+ * up with the same message at the time limit, the reader allocates nothing
+ * the file does not store, and nothing half-written is left behind.
+ */
+#include <criterion/criterion.h>
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "harness/guard.h"
+#include "harness/suite.h"
+#include "test_cases_break.h"
+
+/* --- the hostile files ---------------------------------------------------- */
+
+static void tags_variable_length(hid_t f, hid_t g)
+{
+    (void)f;
+    set_str(g, "tags", "2d,bias");
+}
+
+/* The base case with its tags as a variable-length string (kept in the
+ * file's global heap), then the size of the heap's first object set to
+ * 0xff..: libhdf5 1.10.8 then loops for ever reading the attribute. */
+static void write_heap_loop(const char *path)
+{
+    write_base(path, IOHW_F32);
+    mutate(path, tags_variable_length);
+    FILE *f = fopen(path, "r+b");
+    cr_assert_not_null(f);
+    static unsigned char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    size_t at = 0;
+    for (size_t i = 0; i + 4 <= n && at == 0; i++)
+        if (memcmp(buf + i, "GCOL", 4) == 0)
+            at = i;
+    cr_assert_neq(at, 0, "%s has no global heap", path);
+    /* GCOL header (16 bytes), then object 1: index, refs, reserved, size. */
+    cr_assert_eq(fseek(f, (long)(at + 24), SEEK_SET), 0);
+    fputc(0xff, f);
+    fclose(f);
+}
+
+/* output_padding makes the W axis 2^24 + 7 long; y is left out.  Before
+ * the reader checked sizes, checking terms_max took 8 bytes per output
+ * element of that axis before anything noticed the missing dataset. */
+static void wide_output_padding(hid_t f, hid_t g)
+{
+    (void)f;
+    int64_t op[2] = {0, (int64_t)1 << 24}, out[2] = {8, 7 + ((int64_t)1 << 24)};
+    set_i64(g, "output_padding", 2, op);
+    set_i64(g, "out_size", 2, out);
+    cr_assert_geq(H5Ldelete(g, "y", H5P_DEFAULT), 0);
+}
+
+/* A dataset of type ft and the given extents, created but never written
+ * (it stores nothing). */
+static void unwritten_ds(hid_t g, const char *name, hid_t ft, int ndim, const hsize_t *dims)
+{
+    if (H5Lexists(g, name, H5P_DEFAULT) > 0)
+        cr_assert_geq(H5Ldelete(g, name, H5P_DEFAULT), 0);
+    hid_t s = H5Screate_simple(ndim, dims, NULL);
+    hid_t d = H5Dcreate2(g, name, ft, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    cr_assert_geq(d, 0, "%s", name);
+    H5Dclose(d);
+    H5Sclose(s);
+}
+
+/* in_size 4 x W, out 8 x (W + 4): x holds 40 W elements and y, y_f64 and
+ * err_bound 120 (W + 4), declared f64 and never written. */
+static int64_t g_width;
+static void unwritten_tensors(hid_t f, hid_t g)
+{
+    (void)f;
+    int64_t in[2] = {4, g_width}, out[2] = {8, g_width + 4};
+    set_i64(g, "in_size", 2, in);
+    set_i64(g, "out_size", 2, out);
+    set_1(g, "terms_max", 200);  /* C_in x 4 x 5 taps reach an element */
+    hsize_t xd[4] = {1, 10, 4, (hsize_t)g_width};
+    hsize_t yd[4] = {1, 15, 8, (hsize_t)(g_width + 4)};
+    unwritten_ds(g, "x", H5T_IEEE_F64LE, 4, xd);
+    unwritten_ds(g, "y", H5T_IEEE_F64LE, 4, yd);
+    unwritten_ds(g, "y_f64", H5T_IEEE_F64LE, 4, yd);
+    unwritten_ds(g, "err_bound", H5T_IEEE_F64LE, 4, yd);
+}
+
+static void write_unwritten(const char *path, int64_t width)
+{
+    write_base(path, IOHW_F64);
+    g_width = width;
+    mutate(path, unwritten_tensors);
+}
+
+/* --- reading them in a guarded child ------------------------------------- */
+
+typedef struct read_job {
+    const char *path;
+    unsigned what;
+} read_job;
+
+/* Sends the reader's message (or "ok"). */
+static int read_child(void *arg, int fd)
+{
+    const read_job *j = arg;
+    iohw_error e = {{0}};
+    iohw_case_file *f = iohw_case_file_open(j->path, &e);
+    int rc = -1;
+    if (f != NULL) {
+        iohw_case c;
+        rc = iohw_case_file_read(f, ID, j->what, &c, &e);
+        if (rc == 0)
+            iohw_case_free(&c);
+        iohw_case_file_close(f, NULL);
+    }
+    const char *msg = rc == 0 ? "ok" : e.msg;
+    (void)!write(fd, msg, strlen(msg));
+    return 0;
+}
+
+/* Reads case ID of path with `what` under 30 s and 1024 MB: it must end by
+ * itself, refuse the case naming `needle`, and stay small. */
+static void expect_bounded_refusal(const char *path, unsigned what, const char *needle)
+{
+    read_job j = {path, what};
+    iohw_guard_limits lim = {30, 1024};
+    iohw_guard_outcome out;
+    cr_assert_eq(iohw_guard_run(read_child, &j, path, &lim, &out, NULL), 0);
+    cr_expect_eq(out.end, IOHW_GUARD_EXITED, "%s: the reader was stopped (%d), peak %lld KB",
+                 path, (int)out.end, (long long)out.peak_kb);
+    cr_expect_not_null(strstr(out.output, needle), "%s: '%s' not in '%s'", path, needle,
+                       out.output);
+    /* The process itself (with AddressSanitizer) is some tens of MB; what
+     * the file declares is hundreds of MB to tens of GB. */
+    cr_expect_lt(out.peak_kb, 160 * 1024, "%s: peak %lld KB", path, (long long)out.peak_kb);
+    iohw_guard_outcome_free(&out);
+}
+
+Test(hostile_sizes, a_wide_output_padding_costs_nothing_before_the_missing_dataset)
+{
+    char path[512];
+    tmp_path(path, sizeof path, "wide-op");
+    write_base(path, IOHW_F32);
+    mutate(path, wide_output_padding);
+    expect_bounded_refusal(path, IOHW_READ_ATTRS, "dataset 'y' is missing");
+    expect_bounded_refusal(path, IOHW_READ_ALL, "dataset 'y' is missing");
+    remove(path);
+}
+
+Test(hostile_sizes, tensors_declared_but_never_written_are_refused_before_allocating)
+{
+    char path[512];
+    tmp_path(path, sizeof path, "unwritten-2e26");
+    write_unwritten(path, 559236);  /* y: 2^26 f64 elements */
+    expect_bounded_refusal(path, IOHW_READ_ALL, "dataset 'x' stores 0 bytes but its "
+                                                "shape needs 178955520");
+    expect_bounded_refusal(path, IOHW_READ_ATTRS, "dataset 'x' stores 0 bytes");
+    expect_bounded_refusal(path, IOHW_READ_USER | IOHW_READ_INPUTS, "dataset 'x' stores 0");
+    remove(path);
+
+    tmp_path(path, sizeof path, "unwritten-2e31");
+    write_unwritten(path, 17895693);  /* y: 2^31 - 8 f64 elements */
+    expect_bounded_refusal(path, IOHW_READ_ALL, "a reader allocates at most 4294967296");
+    expect_bounded_refusal(path, IOHW_READ_ATTRS, "IOHW_CASE_TENSOR_BYTES_MAX");
+    remove(path);
+}
+
+/* --- the listing child --------------------------------------------------- */
+
+Test(hostile_loop, a_file_that_makes_libhdf5_loop_is_invalid_and_the_run_goes_on)
+{
+    char good[512], loop[512];
+    tmp_path(good, sizeof good, "loop-good");
+    tmp_path(loop, sizeof loop, "loop-heap");
+    write_base(good, IOHW_F32);
+    write_heap_loop(loop);
+    const char *inputs[] = {good, loop};
+    iohw_guard_limits lim = {1.0, 1024};
+    iohw_suite s;
+    iohw_error e = {{0}};
+    cr_assert_eq(iohw_suite_build_limited(inputs, 2, NULL, 1, 1, &lim, &s, &e), 0, "%s", e.msg);
+    cr_assert_eq(s.count, 2);
+    cr_expect_str_eq(s.entries[0].id, ID);
+    cr_expect_null(s.entries[0].invalid, "%s", s.entries[0].invalid);
+    cr_assert_not_null(s.entries[1].invalid);
+    cr_expect_not_null(strstr(s.entries[1].invalid, loop), "%s", s.entries[1].invalid);
+    cr_expect_not_null(strstr(s.entries[1].invalid, "took longer than 1 s (killed)"), "%s",
+                       s.entries[1].invalid);
+    iohw_suite_free(&s);
+
+    /* A memory limit the reader exceeds is reported as such. */
+    iohw_guard_limits tight = {30.0, 1};
+    cr_assert_eq(iohw_suite_build_limited(inputs, 1, NULL, 1, 1, &tight, &s, &e), 0, "%s",
+                 e.msg);
+    cr_assert_eq(s.count, 1);
+    cr_assert_not_null(s.entries[0].invalid);
+    cr_expect_not_null(strstr(s.entries[0].invalid, "needed more than 1 MB (killed)"), "%s",
+                       s.entries[0].invalid);
+    iohw_suite_free(&s);
+    remove(good);
+    remove(loop);
+}
+
+/* --- the commands -------------------------------------------------------- */
+
+/* Runs "iohw ARGS" with the environment assignments env (may be ""),
+ * stderr joined; returns the exit status, the output in *out. */
+static int run(char **out, const char *env, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int run(char **out, const char *env, const char *fmt, ...)
+{
+    char args[4096], cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "%s '%s' %s 2>&1", env, IOHW_BIN, args);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    size_t cap = 1 << 20;
+    char *buf = malloc(cap);
+    size_t n = fread(buf, 1, cap - 1, p);
+    buf[n] = '\0';
+    int st = pclose(p);
+    cr_assert(WIFEXITED(st), "%s did not exit", cmd);
+    *out = buf;
+    return WEXITSTATUS(st);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    char *buf = calloc(1, 4096);
+    size_t n = fread(buf, 1, 4095, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Files in IOHW_TEST_TMP whose names start with prefix. */
+static int count_prefixed(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    closedir(d);
+    return n;
+}
+
+Test(hostile_loop, show_and_oracle_stop_at_the_time_limit_and_write_nothing)
+{
+    char loop[512], good[512], out[512];
+    tmp_path(loop, sizeof loop, "cmd-loop");
+    tmp_path(good, sizeof good, "cmd-good");
+    tmp_path(out, sizeof out, "cmd-out");
+    write_heap_loop(loop);
+    write_base(good, IOHW_F32);
+    char *text;
+
+    /* show: the looping file is reported, the good one still shown. */
+    int st = run(&text, "IOHW_READ_TIMEOUT=1", "show '%s' '%s'", loop, good);
+    cr_expect_eq(st, 2, "%s", text);
+    cr_expect_not_null(strstr(text, "took longer than 1 s (killed)"), "%s", text);
+    cr_expect_not_null(strstr(text, ID), "%s", text);
+    free(text);
+
+    /* oracle: the same message; an existing output is left as it was. */
+    FILE *f = fopen(out, "w");
+    fputs("keep me", f);
+    fclose(f);
+    st = run(&text, "IOHW_READ_TIMEOUT=1", "oracle '%s' -o '%s'", loop, out);
+    cr_expect_eq(st, 2, "%s", text);
+    cr_expect_not_null(strstr(text, "took longer than 1 s (killed)"), "%s", text);
+    char *kept = slurp(out);
+    cr_expect_str_eq(kept, "keep me");
+    free(kept);
+    free(text);
+
+    /* A crash while reading gets the message `iohw run` gives. */
+    char env[700];
+    snprintf(env, sizeof env, "IOHW_INJECT_READ_FAULT='crash:%s'", good);
+    st = run(&text, env, "show '%s'", good);
+    cr_expect_eq(st, 2, "%s", text);
+    cr_expect_not_null(strstr(text, "crashed the HDF5 library"), "%s", text);
+    free(text);
+    st = run(&text, env, "oracle '%s' -o '%s'", good, out);
+    cr_expect_eq(st, 2, "%s", text);
+    cr_expect_not_null(strstr(text, "crashed the HDF5 library"), "%s", text);
+    kept = slurp(out);
+    cr_expect_str_eq(kept, "keep me");
+    free(kept);
+    free(text);
+
+    /* A finished oracle run replaces the output, and leaves no
+     * temporary file behind. */
+    st = run(&text, "", "oracle '%s' -o '%s'", good, out);
+    cr_expect_eq(st, 0, "%s", text);
+    free(text);
+    st = run(&text, "", "show '%s'", out);
+    cr_expect_eq(st, 0, "%s", text);
+    free(text);
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, "hostile-%ld-cmd-out.h5.tmp-", (long)getpid());
+    cr_expect_eq(count_prefixed(IOHW_TEST_TMP, prefix), 0);
+    remove(loop);
+    remove(good);
+    remove(out);
+}
+
+Test(hostile_loop, a_run_reports_the_looping_file_invalid_and_runs_the_rest)
+{
+    char loop[512], good[512];
+    tmp_path(loop, sizeof loop, "run-loop");
+    tmp_path(good, sizeof good, "run-good");
+    write_heap_loop(loop);
+    write_base(good, IOHW_F32);
+    char *text;
+    int st = run(&text, "IOHW_READ_TIMEOUT=1",
+                 "run --backend '%s/libiohw_reference.so' '%s' '%s' --jobs 1", IOHW_BACKEND_DIR,
+                 good, loop);
+    cr_expect_eq(st, 1, "%s", text);
+    cr_expect_not_null(strstr(text, "took longer than 1 s (killed)"), "%s", text);
+    cr_expect_not_null(strstr(text, "PASS"), "%s", text);
+    free(text);
+    remove(loop);
+    remove(good);
+}
