@@ -17,86 +17,21 @@
 
 #include "harness/guard.h"
 #include "harness/suite.h"
+#include "support/hostile_cases.h"
 #include "test_cases_break.h"
 
-/* --- the hostile files ---------------------------------------------------- */
+/* --- the hostile files (tests/support/hostile_cases.h) ------------------ */
 
-static void tags_variable_length(hid_t f, hid_t g)
-{
-    (void)f;
-    set_str(g, "tags", "2d,bias");
-}
-
-/* The base case with its tags as a variable-length string (kept in the
- * file's global heap), then the size of the heap's first object set to
- * 0xff..: libhdf5 1.10.8 then loops for ever reading the attribute. */
 static void write_heap_loop(const char *path)
 {
     write_base(path, IOHW_F32);
-    mutate(path, tags_variable_length);
-    FILE *f = fopen(path, "r+b");
-    cr_assert_not_null(f);
-    static unsigned char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    size_t at = 0;
-    for (size_t i = 0; i + 4 <= n && at == 0; i++)
-        if (memcmp(buf + i, "GCOL", 4) == 0)
-            at = i;
-    cr_assert_neq(at, 0, "%s has no global heap", path);
-    /* GCOL header (16 bytes), then object 1: index, refs, reserved, size. */
-    cr_assert_eq(fseek(f, (long)(at + 24), SEEK_SET), 0);
-    fputc(0xff, f);
-    fclose(f);
-}
-
-/* output_padding makes the W axis 2^24 + 7 long; y is left out.  Before
- * the reader checked sizes, checking terms_max took 8 bytes per output
- * element of that axis before anything noticed the missing dataset. */
-static void wide_output_padding(hid_t f, hid_t g)
-{
-    (void)f;
-    int64_t op[2] = {0, (int64_t)1 << 24}, out[2] = {8, 7 + ((int64_t)1 << 24)};
-    set_i64(g, "output_padding", 2, op);
-    set_i64(g, "out_size", 2, out);
-    cr_assert_geq(H5Ldelete(g, "y", H5P_DEFAULT), 0);
-}
-
-/* A dataset of type ft and the given extents, created but never written
- * (it stores nothing). */
-static void unwritten_ds(hid_t g, const char *name, hid_t ft, int ndim, const hsize_t *dims)
-{
-    if (H5Lexists(g, name, H5P_DEFAULT) > 0)
-        cr_assert_geq(H5Ldelete(g, name, H5P_DEFAULT), 0);
-    hid_t s = H5Screate_simple(ndim, dims, NULL);
-    hid_t d = H5Dcreate2(g, name, ft, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    cr_assert_geq(d, 0, "%s", name);
-    H5Dclose(d);
-    H5Sclose(s);
-}
-
-/* in_size 4 x W, out 8 x (W + 4): x holds 40 W elements and y, y_f64 and
- * err_bound 120 (W + 4), declared f64 and never written. */
-static int64_t g_width;
-static void unwritten_tensors(hid_t f, hid_t g)
-{
-    (void)f;
-    int64_t in[2] = {4, g_width}, out[2] = {8, g_width + 4};
-    set_i64(g, "in_size", 2, in);
-    set_i64(g, "out_size", 2, out);
-    set_1(g, "terms_max", 200);  /* C_in x 4 x 5 taps reach an element */
-    hsize_t xd[4] = {1, 10, 4, (hsize_t)g_width};
-    hsize_t yd[4] = {1, 15, 8, (hsize_t)(g_width + 4)};
-    unwritten_ds(g, "x", H5T_IEEE_F64LE, 4, xd);
-    unwritten_ds(g, "y", H5T_IEEE_F64LE, 4, yd);
-    unwritten_ds(g, "y_f64", H5T_IEEE_F64LE, 4, yd);
-    unwritten_ds(g, "err_bound", H5T_IEEE_F64LE, 4, yd);
+    cr_assert_eq(iohw_test_hostile_heap_loop(path, ID), 0, "%s", path);
 }
 
 static void write_unwritten(const char *path, int64_t width)
 {
     write_base(path, IOHW_F64);
-    g_width = width;
-    mutate(path, unwritten_tensors);
+    cr_assert_eq(iohw_test_hostile_unwritten(path, ID, width), 0, "%s", path);
 }
 
 /* --- reading them in a guarded child ------------------------------------- */
@@ -148,7 +83,7 @@ Test(hostile_sizes, a_wide_output_padding_costs_nothing_before_the_missing_datas
     char path[512];
     tmp_path(path, sizeof path, "wide-op");
     write_base(path, IOHW_F32);
-    mutate(path, wide_output_padding);
+    cr_assert_eq(iohw_test_hostile_wide_padding(path, ID), 0);
     expect_bounded_refusal(path, IOHW_READ_ATTRS, "dataset 'y' is missing");
     expect_bounded_refusal(path, IOHW_READ_ALL, "dataset 'y' is missing");
     remove(path);
@@ -195,17 +130,62 @@ Test(hostile_loop, a_file_that_makes_libhdf5_loop_is_invalid_and_the_run_goes_on
                        s.entries[1].invalid);
     iohw_suite_free(&s);
 
-    /* A memory limit the reader exceeds is reported as such. */
-    iohw_guard_limits tight = {30.0, 1};
-    cr_assert_eq(iohw_suite_build_limited(inputs, 1, NULL, 1, 1, &tight, &s, &e), 0, "%s",
-                 e.msg);
-    cr_assert_eq(s.count, 1);
-    cr_assert_not_null(s.entries[0].invalid);
-    cr_expect_not_null(strstr(s.entries[0].invalid, "needed more than 1 MB (killed)"), "%s",
-                       s.entries[0].invalid);
-    iohw_suite_free(&s);
     remove(good);
     remove(loop);
+}
+
+/* --- the guard itself ---------------------------------------------------- */
+
+/* Touches 512 MB, 1 MB at a time, then waits. */
+static int hog(void *arg, int fd)
+{
+    (void)arg;
+    for (int i = 0; i < 512; i++) {
+        char *p = malloc(1 << 20);
+        if (p == NULL)
+            return 3;
+        memset(p, i + 1, 1 << 20);
+        (void)!write(fd, "", 0);
+    }
+    sleep(30);
+    return 0;
+}
+
+static int says(void *arg, int fd)
+{
+    (void)!write(fd, arg, strlen(arg));
+    return 7;
+}
+
+Test(guard, reports_exit_memory_and_time)
+{
+    iohw_guard_outcome out;
+    iohw_guard_limits lim = {20.0, 64};
+    cr_assert_eq(iohw_guard_run(says, "hello", "x.h5", &lim, &out, NULL), 0);
+    cr_expect_eq(out.end, IOHW_GUARD_EXITED);
+    cr_expect_eq(out.code, 7);
+    cr_expect_str_eq(out.output, "hello");
+    cr_expect(!iohw_guard_ok(&out));
+    iohw_guard_outcome_free(&out);
+
+    cr_assert_eq(iohw_guard_run(hog, NULL, "big.h5", &lim, &out, NULL), 0);
+    cr_expect_eq(out.end, IOHW_GUARD_MEMORY, "end %d, peak %lld KB", (int)out.end,
+                 (long long)out.peak_kb);
+    cr_expect_lt(out.seconds, 10.0);
+    char why[512];
+    iohw_guard_describe(&out, &lim, "big.h5", why, sizeof why);
+    cr_expect_not_null(strstr(why, "big.h5: reading the file needed more than 64 MB (killed)"),
+                       "%s", why);
+    iohw_guard_outcome_free(&out);
+
+    setenv("IOHW_INJECT_READ_FAULT", "hang:slow.h5", 1);
+    iohw_guard_limits quick = {0.5, 0};
+    cr_assert_eq(iohw_guard_run(says, "x", "slow.h5", &quick, &out, NULL), 0);
+    unsetenv("IOHW_INJECT_READ_FAULT");
+    cr_expect_eq(out.end, IOHW_GUARD_TIMEOUT);
+    iohw_guard_describe(&out, &quick, "slow.h5", why, sizeof why);
+    cr_expect_not_null(strstr(why, "took longer than 0.5 s (killed)"), "%s", why);
+    iohw_guard_outcome_free(&out);
 }
 
 /* --- the commands -------------------------------------------------------- */
