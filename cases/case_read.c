@@ -488,14 +488,13 @@ int iohw_case_file_read(iohw_case_file *f, const char *id, unsigned what,
 
     /* The case's group. */
     int has = iohw__h5_has_link(f->cases, id, err);
-    if (has <= 0) {
-        if (has == 0)
-            iohw_error_set(err, "no such case in the file");
+    if (has == 0)
+        iohw_error_set(err, "no such case in the file");
+    hid_t g = has > 0 ? iohw__h5_open_child(f->cases, id, H5I_GROUP, err) : -1;
+    if (g < 0) {
+        iohw_case_free(c);  /* zeroed, id included */
         return iohw_error_prefix(err, "%s: case '%s'", f->path, id);
     }
-    hid_t g = iohw__h5_open_child(f->cases, id, H5I_GROUP, err);
-    if (g < 0)
-        return iohw_error_prefix(err, "%s: case '%s'", f->path, id);
 
     /* Attributes, then datasets. */
     const int user = (what & IOHW_READ_USER) != 0;

@@ -107,6 +107,26 @@ Test(hostile_sizes, tensors_declared_but_never_written_are_refused_before_alloca
     remove(path);
 }
 
+/* Found by the case-file fuzz harness: a case whose group cannot be opened
+ * (a metadata checksum broken; here a dataset where the group belongs) left
+ * the id in the case. */
+Test(hostile_sizes, a_case_group_that_cannot_be_opened_leaves_the_case_zeroed)
+{
+    char path[512];
+    tmp_path(path, sizeof path, "not-a-group");
+    write_base(path, IOHW_F32);
+    hid_t fid = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    cr_assert_geq(fid, 0);
+    hid_t cases = H5Gopen2(fid, "/cases", H5P_DEFAULT);
+    cr_assert_geq(H5Ldelete(cases, ID, H5P_DEFAULT), 0);
+    hsize_t one = 1;
+    replace_ds(cases, ID, H5T_STD_I32LE, 1, &one);
+    H5Gclose(cases);
+    cr_assert_geq(H5Fclose(fid), 0);
+    expect_error(path, ID, IOHW_READ_ATTRS, "group", "not-a-group");
+    remove(path);
+}
+
 /* --- the listing child --------------------------------------------------- */
 
 Test(hostile_loop, a_file_that_makes_libhdf5_loop_is_invalid_and_the_run_goes_on)
