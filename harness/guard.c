@@ -161,6 +161,14 @@ static void watch(pid_t pid, int fd, const iohw_guard_limits *lim,
             kill(pid, SIGKILL), killed = 1, out->end = IOHW_GUARD_MEMORY;
         }
     }
+    /* The child is gone: what it wrote is all in the pipe. */
+    while (open && !killed) {
+        int d = drain(fd, out, &cap);
+        if (d != 0)
+            open = 0;
+        if (d < 0)
+            killed = 1, out->end = IOHW_GUARD_MEMORY;
+    }
     out->seconds = now_s() - start;
     out->peak_kb = (int64_t)ru.ru_maxrss;
     if (killed)

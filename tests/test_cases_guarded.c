@@ -177,6 +177,29 @@ static int says(void *arg, int fd)
     return 7;
 }
 
+/* Writes 4 MB and exits at once: the parent must still get all of it. */
+static int floods(void *arg, int fd)
+{
+    (void)arg;
+    static char block[1 << 16];
+    memset(block, 'z', sizeof block);
+    for (int i = 0; i < 64; i++)
+        if (write(fd, block, sizeof block) != (ssize_t)sizeof block)
+            return 1;
+    return 0;
+}
+
+Test(guard, hands_back_everything_the_child_wrote)
+{
+    iohw_guard_outcome out;
+    iohw_guard_limits lim = {20.0, 0};
+    cr_assert_eq(iohw_guard_run(floods, NULL, "f.h5", &lim, &out, NULL), 0);
+    cr_expect(iohw_guard_ok(&out));
+    cr_expect_eq(out.output_len, (size_t)64 << 16);
+    cr_expect_eq(out.output[out.output_len - 1], 'z');
+    iohw_guard_outcome_free(&out);
+}
+
 Test(guard, reports_exit_memory_and_time)
 {
     iohw_guard_outcome out;
