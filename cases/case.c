@@ -339,3 +339,11 @@ int iohw_case_file_close(iohw_case_file *f, iohw_error *err)
     iohw__case_file_release(f);
     return rc;
 }
+
+void iohw_case_file_abandon(iohw_case_file *f)
+{
+    if (f == NULL)
+        return;
+    f->damaged = 1;
+    iohw_case_file_close(f, NULL);
+}

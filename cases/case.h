@@ -100,4 +100,8 @@ const char *iohw_case_file_path(const iohw_case_file *f);
  * written file is then removed, never put in place). */
 int iohw_case_file_close(iohw_case_file *f, iohw_error *err);
 
+/* Closes a file being written without putting it in place (a run that
+ * failed): an existing file of that name stays as it was. */
+void iohw_case_file_abandon(iohw_case_file *f);
+
 #endif

@@ -174,7 +174,7 @@ int iohw_cli_oracle(int argc, char **argv)
             /* The output file itself failed: nothing more can be written. */
             iohw_cli_error("oracle: %s", e.msg);
             iohw_case_free(&c);
-            iohw_case_file_close(fout, NULL);
+            iohw_case_file_abandon(fout);
             iohw_case_file_close(fin, NULL);
             return IOHW_EXIT_USAGE;
         }
@@ -183,6 +183,13 @@ int iohw_cli_oracle(int argc, char **argv)
         iohw_case_free(&c);
     }
     iohw_case_file_close(fin, NULL);
+    if (written == 0 && bad > 0) {
+        /* Nothing completed: an existing output stays as it was. */
+        iohw_case_file_abandon(fout);
+        iohw_cli_error("oracle: none of the %d cases of %s could be completed; %s not "
+                       "written", count, in, out);
+        return IOHW_EXIT_USAGE;
+    }
     if (iohw_case_file_close(fout, &e) != 0) {
         iohw_cli_error("oracle: %s", e.msg);
         return IOHW_EXIT_USAGE;

@@ -325,6 +325,19 @@ Test(hostile_loop, show_and_oracle_stop_at_the_time_limit_and_write_nothing)
     free(kept);
     free(text);
 
+    /* A run that completes no case leaves the output as it was too. */
+    char bad[512];
+    tmp_path(bad, sizeof bad, "cmd-unwritten");
+    write_unwritten(bad, 559236);
+    st = run(&text, "", "oracle '%s' -o '%s'", bad, out);
+    cr_expect_eq(st, 2, "%s", text);
+    cr_expect_not_null(strstr(text, "stores 0 bytes"), "%s", text);
+    kept = slurp(out);
+    cr_expect_str_eq(kept, "keep me");
+    free(kept);
+    free(text);
+    remove(bad);
+
     /* A finished oracle run replaces the output, and leaves no
      * temporary file behind. */
     st = run(&text, "", "oracle '%s' -o '%s'", good, out);
