@@ -153,7 +153,7 @@ static void sb_double(sbuf *b, double v)
 
 static void sb_key(sbuf *b, const char *key)
 {
-    sb_printf(b, ",\"%s\":", key);
+    sb_printf(b, ", \"%s\": ", key);
 }
 
 #define STRING_MEMBER(b, key, field) \
@@ -164,18 +164,18 @@ static void encode_points(sbuf *b, const iohw_result *r)
     int np = r->npoints < 0 ? 0 : r->npoints;
     if (np > IOHW_RESULT_POINTS)
         np = IOHW_RESULT_POINTS;
-    sb_puts(b, ",\"points\":[");
+    sb_puts(b, ", \"points\": [");
     for (int i = 0; i < np; i++) {
         const iohw_point *p = &r->points[i];
-        sb_printf(b, "%s{\"index\":%lld,\"coord\":[", i ? "," : "",
+        sb_printf(b, "%s{\"index\": %lld, \"coord\": [", i ? ", " : "",
                   (long long)p->index);
         for (int a = 0; a < 5; a++)
-            sb_printf(b, "%s%lld", a ? "," : "", (long long)p->coord[a]);
-        sb_puts(b, "],\"expected\":");
+            sb_printf(b, "%s%lld", a ? ", " : "", (long long)p->coord[a]);
+        sb_puts(b, "], \"expected\": ");
         sb_double(b, p->expected);
-        sb_puts(b, ",\"got\":");
+        sb_puts(b, ", \"got\": ");
         sb_double(b, p->got);
-        sb_puts(b, ",\"bound\":");
+        sb_puts(b, ", \"bound\": ");
         sb_double(b, p->bound);
         sb_putc(b, '}');
     }
@@ -189,7 +189,7 @@ static void encode_errmap(sbuf *b, const iohw_result *r)
         any |= r->errmap[i];
     if (!any)
         return;
-    sb_puts(b, ",\"errmap\":[");
+    sb_puts(b, ", \"errmap\": [");
     for (size_t i = 0; i < sizeof r->errmap; i++)
         sb_printf(b, "%s%u", i ? "," : "", (unsigned)r->errmap[i]);
     sb_putc(b, ']');
@@ -201,7 +201,7 @@ int iohw_record_encode(const iohw_result *r, char *buf, size_t n)
         return -1;
     sbuf b = {buf, n, 0, 0};
     buf[0] = '\0';
-    sb_puts(&b, "{\"id\":");
+    sb_puts(&b, "{\"id\": ");
     sb_json_string(&b, r->case_id, sizeof r->case_id);
     STRING_MEMBER(&b, "file", r->file);
     STRING_MEMBER(&b, "descriptor", r->descriptor);
@@ -211,10 +211,10 @@ int iohw_record_encode(const iohw_result *r, char *buf, size_t n)
     STRING_MEMBER(&b, "message", r->message);
     STRING_MEMBER(&b, "diagnosis", r->diagnosis);
     STRING_MEMBER(&b, "warnings", r->warnings);
-    sb_printf(&b, ",\"exact\":%s", r->exact ? "true" : "false");
-    sb_printf(&b, ",\"elements\":%lld", (long long)r->elements);
-    sb_printf(&b, ",\"mismatches\":%lld", (long long)r->mismatches);
-    sb_printf(&b, ",\"unwritten\":%lld", (long long)r->unwritten);
+    sb_printf(&b, ", \"exact\": %s", r->exact ? "true" : "false");
+    sb_printf(&b, ", \"elements\": %lld", (long long)r->elements);
+    sb_printf(&b, ", \"mismatches\": %lld", (long long)r->mismatches);
+    sb_printf(&b, ", \"unwritten\": %lld", (long long)r->unwritten);
     sb_key(&b, "worst_ratio");
     sb_double(&b, r->worst_ratio);
     sb_key(&b, "seconds");

@@ -4,15 +4,16 @@
  * the worker's reply all hold the record in this form.
  *
  * Form: one JSON object on one line (UTF-8, no raw newline), members in this
- * order:
+ * order, spaced as the JSON report always was:
  *
- *   {"id":"ct2d.0001","file":"suite/a.h5","descriptor":"n=1 ...",
- *    "tags":"rank2,f32","status":"FAIL","message":"...","diagnosis":"...",
- *    "warnings":"...","exact":false,"elements":480,"mismatches":12,
- *    "unwritten":0,"worst_ratio":3.5e+05,"seconds":0.000123,
- *    "points":[{"index":7,"coord":[0,1,0,2,3],"expected":1.5,"got":2,
- *               "bound":1.2e-06}],
- *    "errmap":[0,0,3,...]}
+ *   {"id": "ct2d.0001", "file": "suite/a.h5", "descriptor": "n=1 ...",
+ *    "tags": "rank2,f32", "status": "FAIL", "message": "...",
+ *    "diagnosis": "...", "warnings": "...", "exact": false,
+ *    "elements": 480, "mismatches": 12, "unwritten": 0,
+ *    "worst_ratio": 3.5e+05, "seconds": 0.000123,
+ *    "points": [{"index": 7, "coord": [0, 1, 0, 2, 3], "expected": 1.5,
+ *                "got": 2, "bound": 1.2e-06}],
+ *    "errmap": [0,0,3,...]}
  *
  * Strings are escaped per RFC 8259 (\" \\ \n \t ... and \u00XX for other
  * control characters; "</" as "<\/" and U+2028, U+2029 as \u escapes, so a

@@ -156,11 +156,11 @@ static int write_case(FILE *f, const iohw_run_results *r, int64_t i,
     fputs("    ", f);
     fwrite(rec, 1, strlen(rec) - 1, f);  /* without its closing brace */
     free(rec);
-    fputs(",\"category\":", f);
+    fputs(", \"category\": ", f);
     iohw__json_string(f, category);
-    fputs(",\"repro\":", f);
+    fputs(", \"repro\": ", f);
     iohw__json_string(f, repro);
-    fputs(",\"wall\":", f);
+    fputs(", \"wall\": ", f);
     if (r->wall != NULL)
         iohw__json_double(f, r->wall[i]);
     else

@@ -65,10 +65,35 @@ Test(record, the_longest_fields_read_back_whole)
     strcpy(r.message, "a\xFF" "b");
     char buf[IOHW_RECORD_MAX];
     cr_assert_gt(iohw_record_encode(&r, buf, sizeof buf), 0);
-    cr_expect_not_null(strstr(buf, "\"message\":\"a\\ufffdb\""));
+    cr_expect_not_null(strstr(buf, "\"message\": \"a\\ufffdb\""));
     /* A buffer too small is refused, not overrun. */
     cr_expect_eq(iohw_record_encode(&r, buf, 100), -1);
     cr_expect_str_eq(buf, "");
+}
+
+Test(record, the_longest_encoding_fits_IOHW_RECORD_MAX)
+{
+    iohw_result r;
+    memset(&r, 0x01, sizeof r);  /* every string byte escaped as \u0001 */
+    r.case_id[sizeof r.case_id - 1] = r.file[sizeof r.file - 1] = '\0';
+    r.descriptor[sizeof r.descriptor - 1] = r.tags[sizeof r.tags - 1] = '\0';
+    r.message[sizeof r.message - 1] = r.diagnosis[sizeof r.diagnosis - 1] = '\0';
+    r.warnings[sizeof r.warnings - 1] = '\0';
+    r.status = IOHW_RESULT_UNSUPPORTED;
+    r.elements = r.mismatches = r.unwritten = INT64_MIN;
+    r.worst_ratio = r.seconds = -1.2345678901234567e-300;
+    r.npoints = IOHW_RESULT_POINTS;
+    for (int i = 0; i < IOHW_RESULT_POINTS; i++) {
+        r.points[i].index = INT64_MIN;
+        for (int a = 0; a < 5; a++)
+            r.points[i].coord[a] = INT64_MIN;
+        r.points[i].expected = r.points[i].got = r.points[i].bound = -2.2250738585072014e-308;
+    }
+    memset(r.errmap, 255, sizeof r.errmap);
+    char *text = iohw_record_encode_alloc(&r);
+    cr_assert_not_null(text, "the worst case does not fit IOHW_RECORD_MAX");
+    cr_expect_lt(strlen(text), IOHW_RECORD_MAX);
+    free(text);
 }
 
 /* Decodes text expecting a refusal whose message names `member`. */

@@ -283,7 +283,7 @@ Test(json, reads_back_what_it_wrote)
     /* Invalid UTF-8 in the message comes back as U+FFFD. */
     cr_expect_not_null(strstr(rep.results.items[1].message, "ctrl \xEF\xBF\xBD\xEF\xBF\xBD ]]>"));
     cr_expect_not_null(strstr(text, "\"start_time\": \"2026-12-02T11:09:46Z\""));
-    cr_expect_not_null(strstr(text, "\"worst_ratio\":\"inf\""));
+    cr_expect_not_null(strstr(text, "\"worst_ratio\": \"inf\""));
     cr_expect_not_null(strstr(text, "<\\/script>"));
     iohw_report_free(&rep);
     free(text);
