@@ -5,9 +5,10 @@
 #   scripts/fuzz.sh                    every harness, 60 s each
 #   scripts/fuzz.sh --seconds 600 report journal
 #   scripts/fuzz.sh --runs 3000        a fixed number of inputs each (ctest)
-# Options: --build DIR (default build-fuzz), --case-seeds DIR (HDF5 seeds
-# for case_file, made by the normal build's fuzz_make_case_seeds; made here
-# when missing is not possible, so the harness then starts from nothing).
+# Options: --build DIR (default build-fuzz), --case-seeds DIR (the HDF5
+# seeds of case_file, written by the normal build's
+# tests/fuzz/fuzz_make_case_seeds DIR; without them case_file starts from
+# an empty corpus).
 # Findings (crash-*, leak-*, timeout-* files) are left in the work folder
 # named at the end; copy them into tests/fuzz/corpus/TARGET to keep them as
 # regression inputs.  Exits 77 (a skip for ctest) when clang or its
@@ -25,12 +26,15 @@ while [[ $# -gt 0 ]]; do
     --case-seeds) case_seeds="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
     --seconds) seconds="$2"; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     -*) echo "fuzz: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
 [[ ${#targets[@]} -gt 0 ]] || targets=(descriptor layout filter case_file report journal baseline)
+mkdir -p "$build"
+build="$(cd "$build" && pwd)"
+[[ -z "$case_seeds" || ! -d "$case_seeds" ]] || case_seeds="$(cd "$case_seeds" && pwd)"
 
 clang=""
 for c in clang-14 clang; do
