@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cases/atomic.h"
 #include "cases/case_internal.h"
 #include "cases/h5util.h"
 #include "oracle/oracle.h"
@@ -328,6 +329,21 @@ int iohw_case_file_close(iohw_case_file *f, iohw_error *err)
     if (rc == 0 && f->damaged)
         rc = iohw_error_set(err, "%s: a failed write left an incomplete case "
                             "in the file", f->path);
+    /* A file being written lives under a temporary name until now. */
+    if (f->writing && f->tmp[0] != '\0') {
+        if (rc == 0)
+            rc = iohw_atomic_commit(f->tmp, f->path, err);
+        else
+            iohw_atomic_abandon(f->tmp, f->path);
+    }
     iohw__case_file_release(f);
     return rc;
+}
+
+void iohw_case_file_abandon(iohw_case_file *f)
+{
+    if (f == NULL)
+        return;
+    f->damaged = 1;
+    iohw_case_file_close(f, NULL);
 }

@@ -5,7 +5,8 @@
  * A reader never trusts a file: every attribute is checked for presence,
  * type and range, every dataset's shape against the attributes, the output
  * size against the formula, the layouts against the rank, and element counts
- * against IOHW_MAX_ELEMENTS before anything is allocated.  Errors name the
+ * against IOHW_MAX_ELEMENTS and what the file stores before anything is
+ * allocated.  Errors name the
  * file, the case and the reason.
  */
 #ifndef IOHW_CASE_H
@@ -17,6 +18,17 @@
 #include "oracle/error.h"
 
 #define IOHW_SCHEMA_VERSION 1
+
+/* The reader's sane-size limits.  A tensor is allocated only when its
+ * bytes are at most IOHW_CASE_TENSOR_BYTES_MAX and the file stores them
+ * (unfiltered: all of them; compressed: at least 1/IOHW_CASE_EXPANSION_MAX,
+ * beyond the best ratio deflate reaches).  Checking terms_max costs 8 bytes
+ * per element of the longest output axis: done at once up to
+ * IOHW_CASE_TERMS_AXIS_MAX elements, beyond that only once an output
+ * dataset backs the size. */
+#define IOHW_CASE_TENSOR_BYTES_MAX ((uint64_t)1 << 32)
+#define IOHW_CASE_EXPANSION_MAX 1100
+#define IOHW_CASE_TERMS_AXIS_MAX ((int64_t)1 << 20)
 #define IOHW_CASE_ID_MAX 128
 
 typedef struct iohw_case {
@@ -46,8 +58,11 @@ typedef struct iohw_case_file iohw_case_file;
 
 /* --- writing --------------------------------------------------------- */
 
-/* Creates (truncates) a case file.  Output is byte-for-byte deterministic
- * for the same cases written in the same order. */
+/* Creates a case file: written under a temporary name in path's folder and
+ * renamed to path by iohw_case_file_close when every write worked (an
+ * existing file is replaced only then; a failed or killed run leaves it
+ * as it was).  Output is byte-for-byte deterministic for the same cases
+ * written in the same order. */
 iohw_case_file *iohw_case_file_create(const char *path, iohw_error *err);
 
 /* Writes a complete case (inputs and outputs all present). */
@@ -88,7 +103,12 @@ void iohw_case_read_watch(void (*fn)(void *ctx, const char *dataset),
 /* Path the file was opened or created with. */
 const char *iohw_case_file_path(const iohw_case_file *f);
 
-/* Closes a file opened either way; returns -1 if writing it failed. */
+/* Closes a file opened either way; returns -1 if writing it failed (the
+ * written file is then removed, never put in place). */
 int iohw_case_file_close(iohw_case_file *f, iohw_error *err);
+
+/* Closes a file being written without putting it in place (a run that
+ * failed): an existing file of that name stays as it was. */
+void iohw_case_file_abandon(iohw_case_file *f);
 
 #endif

@@ -16,6 +16,7 @@ struct iohw_case_file {
     int writing;      /* 1 when made by iohw_case_file_create */
     int damaged;      /* a failed write left something behind */
     char *path;
+    char tmp[4200];   /* writing: the temporary name renamed to path on close */
     char **ids;       /* case ids, sorted (strcmp) */
     int count;
     int cap;

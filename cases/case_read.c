@@ -10,12 +10,16 @@
  *      per-axis attribute), then each one present, integer or string as the
  *      schema says, of the right length; then iohw_problem_validate (the
  *      formula, layouts, groups, element counts within IOHW_MAX_ELEMENTS);
- *   3. fill, seed, tags, descriptor, terms_max (equal to the oracle's count);
+ *   3. fill, seed, tags, descriptor, terms_max (read);
  *   4. every dataset present or allowed to be absent; each a hard link to a
  *      dataset with the exact shape of its layout, the stored type of the
  *      dtype (bf16: encoding = "bf16"), stored in the file itself (no
  *      virtual or external storage);
- *   5. the tensors asked for are allocated and read; err_bound >= 0.
+ *   5. the tensors asked for are allocated and read; err_bound >= 0;
+ *   6. terms_max (see check_terms).
+ * Nothing is allocated in proportion to a declared size before the file
+ * shows it stores that much (check_storage); an attributes-only read
+ * (IOHW_READ_ATTRS) checks the datasets but loads none.
  *
  * What `what` loads: IOHW_READ_INPUTS x, w, bias; IOHW_READ_OUTPUTS y,
  * y_f64, err_bound.  IOHW_READ_USER reads a user-supplied case: it loads the
@@ -143,7 +147,8 @@ static int read_problem(hid_t g, int user, iohw_problem *p, iohw_error *err)
 }
 
 /* Step 3: what describes the case beyond the problem. */
-static int read_meta(hid_t g, int user, iohw_case *c, iohw_error *err)
+static int read_meta(hid_t g, int user, iohw_case *c, int *has_terms,
+                     iohw_error *err)
 {
     const char *names[] = {"fill", "seed", "tags", "descriptor", "terms_max"};
     int has[5];
@@ -188,11 +193,26 @@ static int read_meta(hid_t g, int user, iohw_case *c, iohw_error *err)
         return iohw_error_set(err, "out of memory");
     }
     c->terms_max = 0;
-    if (has[4] &&
-        (iohw__h5_read_ints(g, "terms_max", 1, &c->terms_max, err) != 0 ||
-         iohw__case_check_terms(&c->p, c->terms_max, err) != 0))
+    if (has[4] && iohw__h5_read_ints(g, "terms_max", 1, &c->terms_max, err) != 0)
         return -1;
+    *has_terms = has[4];
     return 0;
+}
+
+/* Step 6: terms_max against the oracle's count, which takes 8 bytes per
+ * output element of the longest axis.  That is spent only when the axis is
+ * short or an output dataset showed, by what the file stores, that the
+ * output is as large as the attributes say; otherwise (a user case without
+ * outputs) the check is left out: `iohw oracle` computes terms_max anew. */
+static int check_terms(const iohw_case *c, int confirmed, iohw_error *err)
+{
+    int64_t longest = 0;
+    for (uint32_t a = 0; a < c->p.rank && a < 3; a++)
+        if (c->p.out_size[a] > longest)
+            longest = c->p.out_size[a];
+    if (longest > IOHW_CASE_TERMS_AXIS_MAX && !confirmed)
+        return 0;
+    return iohw__case_check_terms(&c->p, c->terms_max, err);
 }
 
 /* --- datasets -------------------------------------------------------------- */
@@ -269,6 +289,28 @@ static int name_first(iohw_error *err, const char *name)
         return -1;
     memcpy(old, err->msg, sizeof old);
     return iohw_error_set(err, "dataset '%s' %s", name, old);
+}
+
+/* What reading a dataset will allocate, against the documented limit and
+ * what the file actually stores for it: unfiltered data must be stored
+ * whole, filtered (compressed) data at least 1/IOHW_CASE_EXPANSION_MAX of
+ * it.  A dataset declared large but never written stores nothing. */
+static int check_storage(hid_t d, hid_t dcpl, const ds_spec *s, iohw_error *err)
+{
+    const uint64_t need = (uint64_t)s->count * iohw_dtype_size(s->dt);
+    if (need > IOHW_CASE_TENSOR_BYTES_MAX)
+        return iohw_error_set(err, "needs %llu bytes; a reader allocates at most "
+                              "%llu for one tensor (IOHW_CASE_TENSOR_BYTES_MAX)",
+                              (unsigned long long)need,
+                              (unsigned long long)IOHW_CASE_TENSOR_BYTES_MAX);
+    const uint64_t stored = (uint64_t)H5Dget_storage_size(d);
+    const int filtered = H5Pget_nfilters(dcpl) > 0;
+    if (filtered ? stored < need / IOHW_CASE_EXPANSION_MAX : stored < need)
+        return iohw_error_set(err, "stores %llu bytes but its shape needs %llu%s "
+                              "(written only in part, or not at all?)",
+                              (unsigned long long)stored, (unsigned long long)need,
+                              filtered ? " (compressed beyond any real ratio)" : "");
+    return 0;
 }
 
 /* Step 4 for one open dataset. */
@@ -348,6 +390,8 @@ static int check_dataset(hid_t d, const ds_spec *s, iohw_error *err)
                        "keep their data in themselves");
         goto done;
     }
+    if (check_storage(d, dcpl, s, err) != 0)
+        goto done;
     rc = 0;
 done:
     iohw__h5_close(dcpl);
@@ -388,7 +432,7 @@ static int load_dataset(hid_t d, const ds_spec *s, iohw_error *err)
 
 /* Steps 4 and 5. */
 static int read_datasets(hid_t g, unsigned what, iohw_case *c,
-                         iohw_error *err)
+                         int *confirmed, iohw_error *err)
 {
     ds_spec ds[NDATASETS];
     if (plan_datasets(c, what, ds, err) != 0)
@@ -422,6 +466,8 @@ static int read_datasets(hid_t g, unsigned what, iohw_case *c,
             H5Dclose(d);
             if (rc != 0)
                 return name_first(err, s->name);
+            if (i >= 3)
+                *confirmed = 1;  /* an output's size is backed by the file */
         }
     }
     if (c->err_bound != NULL &&
@@ -455,22 +501,24 @@ int iohw_case_file_read(iohw_case_file *f, const char *id, unsigned what,
 
     /* The case's group. */
     int has = iohw__h5_has_link(f->cases, id, err);
-    if (has <= 0) {
-        if (has == 0)
-            iohw_error_set(err, "no such case in the file");
+    if (has == 0)
+        iohw_error_set(err, "no such case in the file");
+    hid_t g = has > 0 ? iohw__h5_open_child(f->cases, id, H5I_GROUP, err) : -1;
+    if (g < 0) {
+        iohw_case_free(c);  /* zeroed, id included */
         return iohw_error_prefix(err, "%s: case '%s'", f->path, id);
     }
-    hid_t g = iohw__h5_open_child(f->cases, id, H5I_GROUP, err);
-    if (g < 0)
-        return iohw_error_prefix(err, "%s: case '%s'", f->path, id);
 
     /* Attributes, then datasets. */
     const int user = (what & IOHW_READ_USER) != 0;
+    int has_terms = 0, confirmed = 0;
     int rc = read_problem(g, user, &c->p, err);
     if (rc == 0)
-        rc = read_meta(g, user, c, err);
+        rc = read_meta(g, user, c, &has_terms, err);
     if (rc == 0)
-        rc = read_datasets(g, what, c, err);
+        rc = read_datasets(g, what, c, &confirmed, err);
+    if (rc == 0 && has_terms)
+        rc = check_terms(c, confirmed, err);
     H5Gclose(g);
     if (rc != 0) {
         iohw_case_free(c);

@@ -26,13 +26,16 @@
  * A case is checked completely before anything is written (the problem,
  * the id, the fill, the strings, the tensors, terms_max against the
  * oracle's count, err_bound >= 0), so the writer never produces a file the
- * reader rejects.  A write that fails midway removes the case's group.
+ * reader rejects.  A write that fails midway removes the case's group.  The
+ * file is written under a temporary name (cases/atomic.h) and renamed into
+ * place by iohw_case_file_close when every write worked.
  */
 #include "cases/case.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "cases/atomic.h"
 #include "cases/case_internal.h"
 #include "cases/h5util.h"
 #include "oracle/dtype.h"
@@ -73,7 +76,11 @@ iohw_case_file *iohw_case_file_create(const char *path, iohw_error *err)
     }
 
     /* The file, its schema and /cases. */
-    f->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
+    if (iohw_atomic_create(path, f->tmp, sizeof f->tmp, err) != 0) {
+        f->tmp[0] = '\0';
+        goto done;
+    }
+    f->file = H5Fcreate(f->tmp, H5F_ACC_TRUNC, fcpl, fapl);
     if (f->file < 0) {
         iohw__h5_fail(err, "%s: cannot create", path);
         goto done;
@@ -94,6 +101,7 @@ done:
     iohw__h5_close(fapl);
     iohw__h5_close(gcpl);
     if (rc != 0) {
+        f->damaged = 1;  /* nothing of it goes under the real name */
         iohw_case_file_close(f, NULL);
         return NULL;
     }

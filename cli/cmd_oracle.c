@@ -10,6 +10,7 @@
 
 #include "cases/case.h"
 #include "generators/generators.h"
+#include "harness/guard.h"
 #include "oracle/oracle.h"
 
 const char iohw_cli_oracle_help[] =
@@ -22,12 +23,17 @@ const char iohw_cli_oracle_help[] =
     "fill gets fill 'user'; a missing descriptor and tags are derived from the\n"
     "problem.  A bad case is reported on stderr (file, case and reason) and\n"
     "skipped; the others are still written, and the exit status is then 2.\n"
-    "Prints one line per case written.\n"
+    "Prints one line per case written.  IN.h5 is first read in a child\n"
+    "process with a time limit (60 s, or IOHW_READ_TIMEOUT seconds) and a\n"
+    "memory limit (4096 MB): a file that crashes the HDF5 library, makes it\n"
+    "loop or asks for more memory is reported as by 'iohw run'.\n"
     "\n"
     "Options:\n"
     "  IN.h5               the input case file (required)\n"
-    "  -o, --output FILE   the completed case file (required; replaced if it\n"
-    "                      exists; must not be IN.h5)\n"
+    "  -o, --output FILE   the completed case file (required; must not be\n"
+    "                      IN.h5).  Written under a temporary name and renamed\n"
+    "                      into place when complete: an existing FILE is\n"
+    "                      replaced only by a finished run\n"
     "  --threads N         oracle threads (default: the number of online CPUs)\n"
     "  --definition        compute with the oracle's definition instead of its\n"
     "                      tuned kernel (same bits; see 'iohw help gen')\n"
@@ -52,6 +58,46 @@ static int same_file(const char *a, const char *b)
     if (stat(a, &sa) != 0 || stat(b, &sb) != 0)
         return 0;
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Reads every case of the input in a guarded child (harness/guard.h) first:
+ * a file that crashes libhdf5, makes it loop or asks for more memory than
+ * a case may use is reported as `iohw run` reports it and nothing is
+ * written.  A file the child read whole reads the same way again here. */
+static int read_all_cases(void *arg, int fd)
+{
+    (void)fd;
+    iohw_error e;
+    iohw_case_file *f = iohw_case_file_open(arg, &e);
+    if (f == NULL)
+        return 0;  /* reported by the real open */
+    for (int j = 0; j < iohw_case_file_count(f); j++) {
+        iohw_case c;
+        if (iohw_case_file_read(f, iohw_case_file_id(f, j),
+                                IOHW_READ_USER | IOHW_READ_INPUTS, &c, &e) == 0)
+            iohw_case_free(&c);
+    }
+    iohw_case_file_close(f, NULL);
+    return 0;
+}
+
+static int input_reads_safely(const char *in)
+{
+    iohw_guard_limits lim = iohw_guard_read_limits();
+    iohw_guard_outcome out;
+    iohw_error e = {{0}};
+    if (iohw_guard_run(read_all_cases, (void *)in, in, &lim, &out, &e) != 0) {
+        iohw_cli_error("oracle: %s", e.msg);
+        return 0;
+    }
+    int ok = iohw_guard_ok(&out);
+    if (!ok) {
+        char why[IOHW_ERROR_MAX];
+        iohw_guard_describe(&out, &lim, in, why, sizeof why);
+        iohw_cli_error("oracle: %s; nothing written", why);
+    }
+    iohw_guard_outcome_free(&out);
+    return ok;
 }
 
 int iohw_cli_oracle(int argc, char **argv)
@@ -100,6 +146,8 @@ int iohw_cli_oracle(int argc, char **argv)
                               out);
 
     /* Open the input first: a missing or bad input writes nothing. */
+    if (!input_reads_safely(in))
+        return IOHW_EXIT_USAGE;
     fin = iohw_case_file_open(in, &e);
     if (fin == NULL) {
         iohw_cli_error("oracle: %s", e.msg);
@@ -132,7 +180,7 @@ int iohw_cli_oracle(int argc, char **argv)
             /* The output file itself failed: nothing more can be written. */
             iohw_cli_error("oracle: %s", e.msg);
             iohw_case_free(&c);
-            iohw_case_file_close(fout, NULL);
+            iohw_case_file_abandon(fout);
             iohw_case_file_close(fin, NULL);
             return IOHW_EXIT_USAGE;
         }
@@ -141,6 +189,13 @@ int iohw_cli_oracle(int argc, char **argv)
         iohw_case_free(&c);
     }
     iohw_case_file_close(fin, NULL);
+    if (written == 0 && bad > 0) {
+        /* Nothing completed: an existing output stays as it was. */
+        iohw_case_file_abandon(fout);
+        iohw_cli_error("oracle: none of the %d cases of %s could be completed; %s not "
+                       "written", count, in, out);
+        return IOHW_EXIT_USAGE;
+    }
     if (iohw_case_file_close(fout, &e) != 0) {
         iohw_cli_error("oracle: %s", e.msg);
         return IOHW_EXIT_USAGE;

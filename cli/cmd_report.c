@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cases/atomic.h"
 #include "reports/reports.h"
 
 const char iohw_cli_report_help[] =
@@ -237,9 +238,12 @@ static int cmd_baseline(int argc, char **argv)
         return IOHW_EXIT_USAGE;
     }
     iohw_report_free(&rep);
-    FILE *f = output == NULL || strcmp(output, "-") == 0 ? stdout : fopen(output, "w");
+    /* A file is written under a temporary name and renamed into place. */
+    char tmp[4200];
+    int to_stdout = output == NULL || strcmp(output, "-") == 0;
+    FILE *f = to_stdout ? stdout : iohw_atomic_fopen(output, tmp, sizeof tmp, NULL);
     int ok = f != NULL && iohw_baseline_write(f, &b) == 0;
-    if (f != NULL && f != stdout && fclose(f) != 0)
+    if (f != NULL && !to_stdout && iohw_atomic_fclose(f, ok, tmp, output, NULL) != 0)
         ok = 0;
     iohw_baseline_free(&b);
     if (!ok) {

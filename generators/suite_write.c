@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cases/atomic.h"
 #include "generators/generators.h"
 
 #define WINDOW_PER_THREAD 4
@@ -117,14 +118,15 @@ static int write_manifest(const iohw_plan *plan, const char *dir,
     char path[PATH_MAX_LEN];
     if (join_path(path, sizeof path, dir, "manifest.txt", err) != 0)
         return -1;
-    FILE *f = fopen(path, "w");
+    char tmp[PATH_MAX_LEN + 16];
+    iohw_error e = {{0}};
+    FILE *f = iohw_atomic_fopen(path, tmp, sizeof tmp, &e);
     if (f == NULL)
-        return iohw_error_set(err, "cannot write %s: %s", path, strerror(errno));
+        return iohw_error_set(err, "cannot write %s", e.msg);
     int rc = iohw_plan_write_manifest(plan, f, err);
-    if (fclose(f) != 0 && rc == 0)
-        rc = iohw_error_set(err, "cannot write %s: %s", path, strerror(errno));
-    if (rc != 0)
-        return iohw_error_prefix(err, "%s", path);
+    if (iohw_atomic_fclose(f, rc == 0, tmp, path, &e) != 0)
+        return rc != 0 ? iohw_error_prefix(err, "%s", path)
+                       : iohw_error_set(err, "cannot write %s", e.msg);
     r->bytes += file_size(path);
     return 0;
 }

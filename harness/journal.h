@@ -2,22 +2,9 @@
  * harness/journal.h - the run journal: results appended as they arrive, so a
  * killed run can be resumed (`iohw run --journal F --resume`).
  *
- * Format: JSON lines (UTF-8), one object per result, one line per object,
- * every member of iohw_result:
- *
- *   {"id":"ct2d.0001","file":"suite/a.h5","descriptor":"n=1 ...",
- *    "tags":"rank2,f32","status":"FAIL","message":"...","diagnosis":"...",
- *    "exact":0,"elements":480,"mismatches":12,"unwritten":0,
- *    "worst_ratio":3.5e+05,"seconds":0.000123,
- *    "points":[{"index":7,"coord":[0,1,0,2,3],"expected":1.5,"got":2,
- *               "bound":1.2e-06}]}
- *
- * Strings are escaped per RFC 8259 (\" \\ \n \t ... and \u00XX for other
- * control characters); bytes that are not valid UTF-8 are written as
- * U+FFFD.  Numbers that JSON cannot hold are strings: "inf", "-inf", "nan".
- * Doubles are written with 17 significant digits, so they read back exactly.
- * "id" is "" for a file that could not be opened at all.  Readers ignore
- * members they do not know; a result is identified by (file, id).
+ * Format: JSON lines (UTF-8), one result record per line, in the form of
+ * harness/record.h (the codec the JSON report and the worker use too).  A
+ * result is identified by (file, id).
  *
  * A line that does not parse (typically the last one, cut short when a run
  * was killed) is ignored with a warning.
@@ -29,20 +16,19 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "harness/record.h"
 #include "harness/result.h"
 #include "oracle/error.h"
 
-/* Longest line iohw_journal_format can write (every string escaped at six
- * bytes per byte, plus the numbers). */
-#define IOHW_JOURNAL_LINE_MAX 32768
+/* Longest line iohw_journal_format can write, '\n' and NUL included. */
+#define IOHW_JOURNAL_LINE_MAX (IOHW_RECORD_MAX + 1)
 
 /* Writes r as one JSON line ending in '\n' (NUL-terminated).  Returns the
  * length, or -1 when n is too small. */
 int iohw_journal_format(const iohw_result *r, char *buf, size_t n);
 
 /* Parses one line (without or with its '\n') into r; 0, or -1 with the
- * reason (not JSON, cut short, a member of the wrong type, a missing id,
- * file or status, an unknown status). */
+ * reason (iohw_record_decode's). */
 int iohw_journal_parse(const char *line, iohw_result *r, iohw_error *err);
 
 /* Reads every result of a journal, in file order (a later line for the same

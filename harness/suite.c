@@ -11,17 +11,9 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness/run_internal.h"
-
-#ifdef IOHW_COVERAGE
-void __gcov_dump(void);
-#define child_exit(code) (__gcov_dump(), _exit(code))
-#else
-#define child_exit(code) _exit(code)
-#endif
 
 /* A growable list of malloc'd strings. */
 typedef struct strlist {
@@ -217,12 +209,14 @@ static int add_file_cases(iohw_suite *s, int64_t *cap, int fi,
 /* --- listing a file in a child process ------------------------------------
  *
  * A corrupt file can crash libhdf5 itself (heap errors on flipped bytes of
- * the old object format), so each file is listed in a forked child that
- * sends its entries back through a pipe: a crash there becomes an INVALID
- * entry for the file instead of the end of the run.  Records: four strings
- * (id, descriptor, tags, invalid), each a uint32_t length (UINT32_MAX for
- * NULL) and its bytes; then a record whose id length is UINT32_MAX - 1 ends
- * the stream, or UINT32_MAX - 2 followed by a message reports an error. */
+ * the old object format) or make it loop for ever, so each file is listed
+ * in a guarded child (harness/guard.h: a time and a memory limit) that
+ * sends its entries back: a crash, a hang or a runaway allocation there
+ * becomes an INVALID entry for the file instead of the end of the run.
+ * Records: four strings (id, descriptor, tags, invalid), each a uint32_t
+ * length (UINT32_MAX for NULL) and its bytes; then a record whose id length
+ * is UINT32_MAX - 1 ends the stream, or UINT32_MAX - 2 followed by a
+ * message reports an error. */
 
 #define LIST_END (UINT32_MAX - 1)
 #define LIST_ERROR (UINT32_MAX - 2)
@@ -235,46 +229,59 @@ static int send_string(int fd, const char *str)
     return str != NULL && n > 0 ? iohw__write_full(fd, str, n) : 0;
 }
 
+/* What the child sent, read front to back. */
+typedef struct cursor {
+    const char *p;
+    size_t left;
+} cursor;
+
 /* Reads a string sent by send_string into *out (malloc'd, NULL for NULL);
  * *len receives the length word.  Returns 0, or -1 on a short stream. */
-static int recv_string(int fd, uint32_t *len, char **out)
+static int recv_string(cursor *c, uint32_t *len, char **out)
 {
     *out = NULL;
-    if (iohw__read_full(fd, len, sizeof *len) != 1)
+    if (c->left < sizeof *len)
         return -1;
+    memcpy(len, c->p, sizeof *len);
+    c->p += sizeof *len, c->left -= sizeof *len;
     if (*len >= LIST_ERROR)
         return 0;
-    if (*len > (1u << 24))
+    if (*len > c->left)
         return -1;
     char *str = malloc((size_t)*len + 1);
     if (str == NULL)
         return -1;
-    if (*len > 0 && iohw__read_full(fd, str, *len) != 1) {
-        free(str);
-        return -1;
-    }
+    memcpy(str, c->p, *len);
     str[*len] = '\0';
+    c->p += *len, c->left -= *len;
     *out = str;
     return 0;
 }
 
+typedef struct list_job {
+    const iohw_suite *s;
+    int fi;
+    const iohw_filter *filter;
+    int shard_index, shard_count;
+} list_job;
+
 /* In the child: lists file fi into a scratch suite and sends it. */
-static void list_child(const iohw_suite *s, int fi, const iohw_filter *filter,
-                       int shard_index, int shard_count, int fd)
+static int list_child(void *arg, int fd)
 {
+    const list_job *j = arg;
     /* Fault injection for the tests: a reader crash on one file. */
     const char *inject = getenv("IOHW_INJECT_LISTING_CRASH");
-    if (inject != NULL && strcmp(inject, s->files[fi]) == 0)
+    if (inject != NULL && strcmp(inject, j->s->files[j->fi]) == 0)
         raise(SIGSEGV);
 
     iohw_suite t;
     memset(&t, 0, sizeof t);
-    t.files = s->files;
-    t.nfiles = s->nfiles;
+    t.files = j->s->files;
+    t.nfiles = j->s->nfiles;
     int64_t cap = 0;
     iohw_error err = {{0}};
-    int rc = add_file_cases(&t, &cap, fi, filter, shard_index, shard_count,
-                            &err);
+    int rc = add_file_cases(&t, &cap, j->fi, j->filter, j->shard_index,
+                            j->shard_count, &err);
     for (int64_t i = 0; rc == 0 && i < t.count; i++) {
         const iohw_suite_entry *e = &t.entries[i];
         rc = send_string(fd, e->id) | send_string(fd, e->descriptor) |
@@ -288,99 +295,98 @@ static void list_child(const iohw_suite *s, int fi, const iohw_filter *filter,
         (void)iohw__write_full(fd, &e, sizeof e);
         (void)send_string(fd, err.msg);
     }
-    child_exit(rc == 0 ? 0 : 1);
+    return rc == 0 ? 0 : 1;
 }
 
-/* Adds file fi's selected cases, listed in a child process. */
-static int add_file_isolated(iohw_suite *s, int64_t *cap, int fi,
-                             const iohw_filter *filter, int shard_index,
-                             int shard_count, iohw_error *err)
+/* Adds the entries the child sent; *complete when the stream ended well,
+ * *child_error (malloc'd) when the child reported an error. */
+static int take_entries(iohw_suite *s, int64_t *cap, int fi, cursor *c,
+                        int *complete, char **child_error)
 {
-    const char *path = s->files[fi];
-    int fds[2];
-    if (pipe(fds) != 0)
-        return iohw_error_set(err, "listing %s: pipe: %s", path, strerror(errno));
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return iohw_error_set(err, "listing %s: fork: %s", path, strerror(errno));
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        list_child(s, fi, filter, shard_index, shard_count, fds[1]);
-    }
-    close(fds[1]);
-
-    /* Read the entries as they come (the pipe holds only so much). */
-    int complete = 0, rc = 0;
-    char *child_error = NULL;
     for (;;) {
         uint32_t n;
         char *str[4] = {NULL, NULL, NULL, NULL};
-        if (recv_string(fds[0], &n, &str[0]) != 0)
-            break;
+        if (recv_string(c, &n, &str[0]) != 0)
+            return 0;
         if (n == LIST_END) {
-            complete = 1;
-            break;
+            *complete = 1;
+            return 0;
         }
         if (n == LIST_ERROR) {
             uint32_t m;
-            if (recv_string(fds[0], &m, &child_error) != 0)
-                child_error = NULL;
-            break;
+            if (recv_string(c, &m, child_error) != 0)
+                *child_error = NULL;
+            return 0;
         }
-        int bad = 0;
+        int bad = 0, rc = 0;
         for (int k = 1; k < 4 && !bad; k++) {
-            if (recv_string(fds[0], &n, &str[k]) != 0)
+            if (recv_string(c, &n, &str[k]) != 0)
                 bad = 1;
             else if (n == LIST_END || n == LIST_ERROR)
                 bad = 1;  /* a marker where a string belongs */
         }
-        if (!bad && rc == 0 &&
-            add_entry(s, cap, str[0] ? str[0] : "", fi, str[1], str[2], str[3]) != 0)
-            rc = iohw_error_set(err, "out of memory listing %s", path);
+        if (!bad)
+            rc = add_entry(s, cap, str[0] ? str[0] : "", fi, str[1], str[2], str[3]);
         for (int k = 0; k < 4; k++)
             free(str[k]);
+        if (rc != 0)
+            return -1;
         if (bad)
-            break;
+            return 0;
     }
-    close(fds[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+}
+
+/* Adds file fi's selected cases, listed in a guarded child. */
+static int add_file_isolated(iohw_suite *s, int64_t *cap, int fi,
+                             const iohw_filter *filter, int shard_index,
+                             int shard_count, const iohw_guard_limits *lim,
+                             iohw_error *err)
+{
+    const char *path = s->files[fi];
+    list_job job = {s, fi, filter, shard_index, shard_count};
+    iohw_guard_outcome out;
+    if (iohw_guard_run(list_child, &job, path, lim, &out, err) != 0)
+        return iohw_error_prefix(err, "listing %s", path);
+    cursor c = {out.output, out.output_len};
+    int complete = 0;
+    char *child_error = NULL;
+    int rc = take_entries(s, cap, fi, &c, &complete, &child_error);
     if (rc != 0) {
         free(child_error);
-        return rc;
+        iohw_guard_outcome_free(&out);
+        return iohw_error_set(err, "out of memory listing %s", path);
     }
     if (child_error != NULL) {
         iohw_error_set(err, "%s", child_error);
         free(child_error);
+        iohw_guard_outcome_free(&out);
         return -1;
     }
-    if (!complete || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        /* The reader died: the whole file (what was not listed) is INVALID. */
-        char why[400];
-        if (WIFSIGNALED(status))
-            snprintf(why, sizeof why, "%s: reading the file crashed the HDF5 "
-                     "library (signal %d, %s): the file is corrupt", path,
-                     WTERMSIG(status), strsignal(WTERMSIG(status)));
-        else
-            snprintf(why, sizeof why, "%s: reading the file crashed the HDF5 "
-                     "library (the listing process exited with status %d "
-                     "before it finished): the file is corrupt", path,
-                     WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    if (!complete || !iohw_guard_ok(&out)) {
+        /* The reader died or was stopped: what was not listed is INVALID. */
+        char why[IOHW_ERROR_MAX];
+        iohw_guard_describe(&out, lim, path, why, sizeof why);
         if (iohw_shard_match(path, shard_index, shard_count) &&
             add_entry(s, cap, "", fi, NULL, NULL, why) != 0)
-            return iohw_error_set(err, "out of memory listing %s", path);
+            rc = iohw_error_set(err, "out of memory listing %s", path);
     }
-    return 0;
+    iohw_guard_outcome_free(&out);
+    return rc;
 }
 
 int iohw_suite_build(const char *const *inputs, int ninputs,
                      const iohw_filter *filter, int shard_index,
                      int shard_count, iohw_suite *s, iohw_error *err)
+{
+    iohw_guard_limits lim = iohw_guard_read_limits();
+    return iohw_suite_build_limited(inputs, ninputs, filter, shard_index,
+                                    shard_count, &lim, s, err);
+}
+
+int iohw_suite_build_limited(const char *const *inputs, int ninputs,
+                             const iohw_filter *filter, int shard_index,
+                             int shard_count, const iohw_guard_limits *lim,
+                             iohw_suite *s, iohw_error *err)
 {
     memset(s, 0, sizeof *s);
     if (inputs == NULL || ninputs < 1)
@@ -423,7 +429,7 @@ int iohw_suite_build(const char *const *inputs, int ninputs,
     int64_t cap = 0;
     for (int fi = 0; fi < s->nfiles; fi++) {
         if (add_file_isolated(s, &cap, fi, filter, shard_index, shard_count,
-                              err) != 0) {
+                              lim, err) != 0) {
             iohw_suite_free(s);
             return -1;
         }

@@ -9,10 +9,12 @@
  * that cannot be opened, or a case whose attributes cannot be read, is not an
  * error of the run: it becomes an entry with `invalid` set (the reader's
  * message), which the run reports as INVALID while the other cases go on.
- * Each file is listed in a forked child process, so a file that crashes the
- * HDF5 library itself also becomes one INVALID entry.  (For the tests, the
- * environment variable IOHW_INJECT_LISTING_CRASH=PATH makes the child
- * listing PATH crash.)
+ * Each file is listed in a guarded child process (harness/guard.h: a time
+ * limit and a memory limit), so a file that crashes the HDF5 library
+ * itself, makes it loop or asks for more memory than the limit also becomes
+ * one INVALID entry.  (For the tests, the environment variable
+ * IOHW_INJECT_LISTING_CRASH=PATH makes the child listing PATH crash, and
+ * IOHW_INJECT_READ_FAULT of guard.h applies.)
  */
 #ifndef IOHW_SUITE_H
 #define IOHW_SUITE_H
@@ -21,6 +23,7 @@
 
 #include "cases/case.h"
 #include "harness/filter.h"
+#include "harness/guard.h"
 #include "oracle/error.h"
 
 typedef struct iohw_suite_entry {
@@ -47,6 +50,13 @@ typedef struct iohw_suite {
 int iohw_suite_build(const char *const *inputs, int ninputs,
                      const iohw_filter *filter, int shard_index,
                      int shard_count, iohw_suite *s, iohw_error *err);
+
+/* The same, each file listed under lim (iohw_suite_build uses
+ * iohw_guard_read_limits()). */
+int iohw_suite_build_limited(const char *const *inputs, int ninputs,
+                             const iohw_filter *filter, int shard_index,
+                             int shard_count, const iohw_guard_limits *lim,
+                             iohw_suite *s, iohw_error *err);
 
 void iohw_suite_free(iohw_suite *s);
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "oracle/descriptor.h"
+#include "oracle/problem.h"
 
 #define GRID IOHW_RESULT_ERRMAP
 
@@ -22,8 +23,13 @@ static const char *const outcome_color[IOHW_OUTCOME_COUNT] = {
 
 /* --- heat map ------------------------------------------------------------ */
 
-/* Output height and width of a result's problem (rank 1: height 1);
- * from the points when the descriptor does not parse. */
+/* Coordinates and extents a heat map trusts: no tensor is larger
+ * (oracle/problem.h), and within it every product below stays in int64_t. */
+#define EXTENT_MAX IOHW_MAX_ELEMENTS
+
+/* Output height and width of a result's problem (rank 1: height 1), each
+ * in [1, EXTENT_MAX]; from the points when the descriptor does not parse
+ * (points outside [0, EXTENT_MAX) are ignored). */
 static void out_plane(const iohw_result *r, int64_t *oh, int64_t *ow)
 {
     iohw_desc d;
@@ -32,14 +38,19 @@ static void out_plane(const iohw_result *r, int64_t *oh, int64_t *ow)
         int rank = (int)d.p.rank;
         *ow = d.p.out_size[rank - 1];
         *oh = rank >= 2 ? d.p.out_size[rank - 2] : 1;
-        return;
+    } else {
+        for (int k = 0; k < r->npoints && k < IOHW_RESULT_POINTS; k++) {
+            int64_t h = r->points[k].coord[3], w = r->points[k].coord[4];
+            if (h < 0 || h >= EXTENT_MAX || w < 0 || w >= EXTENT_MAX)
+                continue;
+            if (h + 1 > *oh)
+                *oh = h + 1;
+            if (w + 1 > *ow)
+                *ow = w + 1;
+        }
     }
-    for (int k = 0; k < r->npoints && k < IOHW_RESULT_POINTS; k++) {
-        if (r->points[k].coord[3] + 1 > *oh)
-            *oh = r->points[k].coord[3] + 1;
-        if (r->points[k].coord[4] + 1 > *ow)
-            *ow = r->points[k].coord[4] + 1;
-    }
+    *oh = *oh < 1 ? 1 : *oh > EXTENT_MAX ? EXTENT_MAX : *oh;
+    *ow = *ow < 1 ? 1 : *ow > EXTENT_MAX ? EXTENT_MAX : *ow;
 }
 
 /* Colour of a cell holding n of at most max mismatches (white to red). */
@@ -75,6 +86,7 @@ void iohw__svg_heatmap(FILE *f, const iohw_result *r)
             int64_t h = r->points[k].coord[3], w = r->points[k].coord[4];
             if (h < 0 || h >= oh || w < 0 || w >= ow)
                 continue;
+            /* h < oh <= 2^31 and rows <= GRID: no overflow, bin < rows. */
             cells[h * rows / oh][w * cols / ow]++;
         }
     }

@@ -4,13 +4,17 @@
  * One object: the format version, the run information, a summary by
  * status, the baseline with every entry's matches, the coverage by factor
  * value, and every case on a line of its own (so that text diffs of two
- * reports stay readable).  Numbers JSON cannot hold are the strings "inf",
+ * reports stay readable): the result record in the form of harness/record.h
+ * with the report's own members appended.  Numbers JSON cannot hold are the strings "inf",
  * "-inf" and "nan".  reports/json_read.c reads it back.
  */
 #include "reports/reports_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "harness/record.h"
 
 static void json_opt_string(FILE *f, const char *s)
 {
@@ -138,66 +142,31 @@ static void write_coverage(FILE *f, const iohw_run_results *r)
     iohw_coverage_free(&cov);
 }
 
-static void write_case(FILE *f, const iohw_run_results *r, int64_t i,
-                       const iohw_report_options *o)
+/* A case: the result record (harness/record.h), then what the report adds. */
+static int write_case(FILE *f, const iohw_run_results *r, int64_t i,
+                      const iohw_report_options *o)
 {
     const iohw_result *c = &r->items[i];
     char category[160], repro[16384];
+    char *rec = iohw_record_encode_alloc(c);
+    if (rec == NULL)
+        return -1;
     iohw_report_category(c, category, sizeof category);
     iohw__repro(o, c, repro, sizeof repro);
-    fputs("    {\"id\": ", f);
-    iohw__json_string(f, c->case_id);
-    fputs(", \"file\": ", f);
-    iohw__json_string(f, c->file);
+    fputs("    ", f);
+    fwrite(rec, 1, strlen(rec) - 1, f);  /* without its closing brace */
+    free(rec);
     fputs(", \"category\": ", f);
     iohw__json_string(f, category);
-    fputs(", \"descriptor\": ", f);
-    iohw__json_string(f, c->descriptor);
-    fputs(", \"tags\": ", f);
-    iohw__json_string(f, c->tags);
-    fprintf(f, ", \"status\": \"%s\", \"message\": ", iohw_result_status_name(c->status));
-    iohw__json_string(f, c->message);
-    fputs(", \"diagnosis\": ", f);
-    iohw__json_string(f, c->diagnosis);
     fputs(", \"repro\": ", f);
     iohw__json_string(f, repro);
-    fprintf(f, ", \"exact\": %s, \"elements\": %lld, \"mismatches\": %lld, "
-               "\"unwritten\": %lld, \"worst_ratio\": ",
-            c->exact ? "true" : "false", (long long)c->elements,
-            (long long)c->mismatches, (long long)c->unwritten);
-    iohw__json_double(f, c->worst_ratio);
-    fputs(", \"seconds\": ", f);
-    iohw__json_double(f, c->seconds);
     fputs(", \"wall\": ", f);
     if (r->wall != NULL)
         iohw__json_double(f, r->wall[i]);
     else
         fputs("null", f);
-    fputs(", \"points\": [", f);
-    int np = c->npoints < 0 ? 0 : c->npoints > IOHW_RESULT_POINTS ? IOHW_RESULT_POINTS
-                                                                 : c->npoints;
-    for (int k = 0; k < np; k++) {
-        const iohw_point *p = &c->points[k];
-        fprintf(f, "%s{\"index\": %lld, \"coord\": [%lld, %lld, %lld, %lld, %lld], "
-                   "\"expected\": ",
-                k > 0 ? ", " : "", (long long)p->index, (long long)p->coord[0],
-                (long long)p->coord[1], (long long)p->coord[2],
-                (long long)p->coord[3], (long long)p->coord[4]);
-        iohw__json_double(f, p->expected);
-        fputs(", \"got\": ", f);
-        iohw__json_double(f, p->got);
-        fputs(", \"bound\": ", f);
-        iohw__json_double(f, p->bound);
-        fputs("}", f);
-    }
-    fputs("]", f);
-    if (iohw__has_errmap(c)) {
-        fprintf(f, ", \"errmap\": [");
-        for (size_t k = 0; k < sizeof c->errmap; k++)
-            fprintf(f, "%s%u", k > 0 ? "," : "", (unsigned)c->errmap[k]);
-        fputs("]", f);
-    }
     fputs("}", f);
+    return 0;
 }
 
 int iohw_report_json(FILE *f, const iohw_run_results *r,
@@ -217,7 +186,8 @@ int iohw_report_json(FILE *f, const iohw_run_results *r,
     fputs("  \"cases\": [", f);
     for (int64_t i = 0; i < r->count; i++) {
         fputs(i > 0 ? ",\n" : "\n", f);
-        write_case(f, r, i, o);
+        if (write_case(f, r, i, o) != 0)
+            return -1;
     }
     fputs(r->count > 0 ? "\n  ]\n}\n" : "]\n}\n", f);
     return ferror(f) ? -1 : 0;

@@ -98,6 +98,7 @@ static iohw__json *new_node(parser *p, iohw__json_type t)
     v->type = t;
     v->line = p->line;
     v->col = (int)(p->pos - p->line_start + 1);
+    v->start = p->pos;
     return v;
 }
 
@@ -362,9 +363,8 @@ failed:
     return NULL;
 }
 
-static iohw__json *parse_value(parser *p, int depth)
+static iohw__json *parse_value_at(parser *p, int depth)
 {
-    skip_space(p);
     if (p->pos >= p->len)
         return fail(p, "input ends where a value belongs");
     char c = p->s[p->pos];
@@ -393,6 +393,15 @@ static iohw__json *parse_value(parser *p, int depth)
     if ((unsigned char)c >= 0x20 && (unsigned char)c < 0x7F)
         return fail(p, "unexpected character '%c'", c);
     return fail(p, "unexpected byte 0x%02x", (unsigned char)c);
+}
+
+static iohw__json *parse_value(parser *p, int depth)
+{
+    skip_space(p);
+    iohw__json *v = parse_value_at(p, depth);
+    if (v != NULL)
+        v->end = p->pos;
+    return v;
 }
 
 /* --- the document -------------------------------------------------------- */

@@ -4,10 +4,14 @@
  *
  * The tree comes from reports/json_parse.c; this file checks every member
  * it uses for type, range and length (a string that does not fit its field
- * is an error, not a silent cut) and names the member in the message.
+ * is an error, not a silent cut) and names the member in the message.  Each
+ * case is decoded from its text by the result record's codec
+ * (harness/record.h), the one the journal uses.
  * Members it does not know are ignored, so later versions may add some.
  */
 #include "reports/reports_internal.h"
+
+#include "harness/record.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -19,6 +23,7 @@
 typedef struct reader {
     iohw_report *rep;
     const char *name;
+    const char *text;  /* the whole input, which the tree's offsets index */
     char where[192];  /* "cases[3]" etc., for messages */
     iohw_error *err;
 } reader;
@@ -248,91 +253,20 @@ static int read_baseline(reader *rd, const iohw__json *b)
     return 0;
 }
 
-static int read_points(reader *rd, const iohw__json *c, iohw_result *r)
-{
-    const iohw__json *ps = iohw__json_get(c, "points");
-    if (ps == NULL || ps->type == IOHW__JSON_NULL)
-        return 0;
-    if (ps->type != IOHW__JSON_ARRAY)
-        return bad(rd, ps, "member 'points': expected an array");
-    for (size_t k = 0; k < ps->n && k < IOHW_RESULT_POINTS; k++) {
-        const iohw__json *p = ps->items[k];
-        iohw_point *pt = &r->points[k];
-        if (p->type != IOHW__JSON_OBJECT)
-            return bad(rd, p, "points[%zu]: expected an object", k);
-        const iohw__json *co = iohw__json_get(p, "coord");
-        if (co == NULL || co->type != IOHW__JSON_ARRAY || co->n != 5)
-            return bad(rd, co != NULL ? co : p, "points[%zu]: 'coord' must hold 5 integers", k);
-        for (int a = 0; a < 5; a++) {
-            if (co->items[a]->type != IOHW__JSON_NUMBER || !co->items[a]->is_int)
-                return bad(rd, co->items[a], "points[%zu]: 'coord' must hold 5 integers", k);
-            pt->coord[a] = co->items[a]->integer;
-        }
-        if (get_int(rd, p, "index", 0, INT64_MAX, &pt->index) != 0 ||
-            get_member_double(rd, p, "expected", 0, &pt->expected) != 0 ||
-            get_member_double(rd, p, "got", 0, &pt->got) != 0 ||
-            get_member_double(rd, p, "bound", 0, &pt->bound) != 0)
-            return -1;
-        r->npoints = (int)k + 1;
-    }
-    return 0;
-}
-
-static int read_errmap(reader *rd, const iohw__json *c, iohw_result *r)
-{
-    const iohw__json *em = iohw__json_get(c, "errmap");
-    if (em == NULL || em->type == IOHW__JSON_NULL)
-        return 0;
-    if (em->type != IOHW__JSON_ARRAY || em->n != sizeof r->errmap)
-        return bad(rd, em, "member 'errmap': expected %zu integers", sizeof r->errmap);
-    for (size_t k = 0; k < em->n; k++) {
-        const iohw__json *v = em->items[k];
-        if (v->type != IOHW__JSON_NUMBER || !v->is_int || v->integer < 0 || v->integer > 255)
-            return bad(rd, v, "errmap[%zu]: expected an integer in [0, 255]", k);
-        r->errmap[k] = (uint8_t)v->integer;
-    }
-    return 0;
-}
-
+/* A case: the result record (harness/record.h's decoder checks every member
+ * of it), then the members the report adds. */
 static int read_case(reader *rd, const iohw__json *c, int64_t i)
 {
     iohw_result *r = &rd->rep->results.items[i];
-    char status[32];
-    int64_t k;
+    iohw_error e = {{0}};
     snprintf(rd->where, sizeof rd->where, "cases[%lld]", (long long)i);
     if (c->type != IOHW__JSON_OBJECT)
         return bad(rd, c, "expected an object");
-    if (get_text(rd, c, "id", r->case_id, sizeof r->case_id, 1) != 0)
-        return -1;
+    if (iohw_record_decode(rd->text + c->start, c->end - c->start, r, &e) != 0)
+        return bad(rd, c, "%s", e.msg);
     snprintf(rd->where, sizeof rd->where, "cases[%lld] (id '%.100s')", (long long)i,
              r->case_id);
-    if (get_text(rd, c, "file", r->file, sizeof r->file, 0) != 0 ||
-        get_text(rd, c, "descriptor", r->descriptor, sizeof r->descriptor, 0) != 0 ||
-        get_text(rd, c, "tags", r->tags, sizeof r->tags, 0) != 0 ||
-        get_text(rd, c, "status", status, sizeof status, 1) != 0 ||
-        get_text(rd, c, "message", r->message, sizeof r->message, 0) != 0 ||
-        get_text(rd, c, "diagnosis", r->diagnosis, sizeof r->diagnosis, 0) != 0)
-        return -1;
-    if (iohw_result_status_parse(status, &r->status) != 0)
-        return bad(rd, iohw__json_get(c, "status"), "unknown status '%s'", status);
-    const iohw__json *ex = iohw__json_get(c, "exact");
-    if (ex != NULL && ex->type == IOHW__JSON_BOOL)
-        r->exact = ex->boolean;
-    else if (get_int(rd, c, "exact", 0, 1, &k) != 0)
-        return -1;
-    else
-        r->exact = (int)k;
-    if (get_int(rd, c, "elements", 0, INT64_MAX, &r->elements) != 0 ||
-        get_int(rd, c, "mismatches", 0, INT64_MAX, &r->mismatches) != 0 ||
-        get_int(rd, c, "unwritten", 0, INT64_MAX, &r->unwritten) != 0 ||
-        get_member_double(rd, c, "worst_ratio", INFINITY, &r->worst_ratio) != 0 ||
-        get_member_double(rd, c, "seconds", 0, &r->seconds) != 0 ||
-        get_member_double(rd, c, "wall", 0, &rd->rep->results.wall[i]) != 0)
-        return -1;
-    /* A missing worst_ratio of a case that compared nothing is 0. */
-    if (iohw__json_get(c, "worst_ratio") == NULL)
-        r->worst_ratio = 0;
-    return read_points(rd, c, r) != 0 ? -1 : read_errmap(rd, c, r);
+    return get_member_double(rd, c, "wall", 0, &rd->rep->results.wall[i]);
 }
 
 static int read_report(reader *rd, const iohw__json *root)
@@ -386,6 +320,7 @@ int iohw_report_parse(const char *text, size_t len, const char *name,
     memset(rep, 0, sizeof *rep);
     rd.rep = rep;
     rd.name = name != NULL ? name : "report";
+    rd.text = text;
     rd.err = err;
     iohw__json_doc *doc = iohw__json_parse(text, len, rd.name, err);
     if (doc == NULL)

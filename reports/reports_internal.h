@@ -95,6 +95,7 @@ typedef struct iohw__json iohw__json;
 struct iohw__json {
     iohw__json_type type;
     int line, col;          /* where the value starts */
+    size_t start, end;      /* its text: bytes [start, end) of the input */
     int boolean;            /* BOOL */
     double number;          /* NUMBER (finite) */
     int is_int;             /* NUMBER written without fraction or exponent

@@ -1,7 +1,11 @@
 /*
- * reports/write.c - writing every report a run asked for.
+ * reports/write.c - writing every report a run asked for, each under a
+ * temporary name renamed into place when complete (cases/atomic.h): a
+ * failed or killed run leaves an existing report as it was.
  */
 #include "reports/reports_internal.h"
+
+#include "cases/atomic.h"
 
 #include <errno.h>
 #include <string.h>
@@ -20,18 +24,22 @@ static int write_one(const char *path, const char *what, writer_fn fn,
             return iohw_error_set(err, "%s report: cannot write to stdout", what);
         return 0;
     }
-    FILE *f = fopen(path, "w");
+    /* Under a temporary name, renamed into place once whole. */
+    char tmp[4200];
+    iohw_error e = {{0}};
+    FILE *f = iohw_atomic_fopen(path, tmp, sizeof tmp, &e);
     if (f == NULL)
-        return iohw_error_set(err, "%s report %s: %s", what, path, strerror(errno));
+        return iohw_error_set(err, "%s report %s", what, e.msg);
+    errno = 0;
     int rc = fn(f, r, o);
-    int e = errno;
-    if (fclose(f) != 0 && rc == 0) {
-        rc = -1;
-        e = errno;
-    }
-    if (rc != 0)
+    int code = errno;
+    if (rc != 0) {
+        iohw_atomic_fclose(f, 0, tmp, path, NULL);
         return iohw_error_set(err, "%s report %s: %s", what, path,
-                              e != 0 ? strerror(e) : "write error");
+                              code != 0 ? strerror(code) : "write error");
+    }
+    if (iohw_atomic_fclose(f, 1, tmp, path, &e) != 0)
+        return iohw_error_set(err, "%s report %s", what, e.msg);
     return 0;
 }
 

@@ -103,15 +103,15 @@ Test(journal, a_line_is_one_line_of_escaped_json)
     cr_assert_eq(line[n - 1], '\n');
     cr_assert_null(memchr(line, '\n', (size_t)n - 1), "a raw newline inside the line");
     /* Escapes written by hand from RFC 8259. */
-    cr_assert_not_null(strstr(line, "\"message\":\"line one\\nline \\\"two\\\"\\twith"
+    cr_assert_not_null(strstr(line, "\"message\": \"line one\\nline \\\"two\\\"\\twith"
                                     "\\\\backslash\\u0001 and \\u007f\""), "%s", line);
-    cr_assert_not_null(strstr(line, "\"file\":\"dir with space/\\\"quoted\\\"\\\\back.h5\""));
+    cr_assert_not_null(strstr(line, "\"file\": \"dir with space/\\\"quoted\\\"\\\\back.h5\""));
     /* Valid UTF-8 passes through as is. */
-    cr_assert_not_null(strstr(line, "\"tags\":\"caf\xc3\xa9,\xe6\x97\xa5,\xf0\x9f\x98\x80\""));
+    cr_assert_not_null(strstr(line, "\"tags\": \"caf\xc3\xa9,\xe6\x97\xa5,\xf0\x9f\x98\x80\""));
     /* JSON has no infinities: they are strings. */
-    cr_assert_not_null(strstr(line, "\"worst_ratio\":\"inf\""));
-    cr_assert_not_null(strstr(line, "\"status\":\"FAIL\""));
-    cr_assert_not_null(strstr(line, "\"elements\":1099511627776"));
+    cr_assert_not_null(strstr(line, "\"worst_ratio\": \"inf\""));
+    cr_assert_not_null(strstr(line, "\"status\": \"FAIL\""));
+    cr_assert_not_null(strstr(line, "\"elements\": 1099511627776"));
 }
 
 Test(journal, bytes_that_are_not_utf8_become_the_replacement_character)
@@ -124,7 +124,7 @@ Test(journal, bytes_that_are_not_utf8_become_the_replacement_character)
     /* A lone continuation byte, a cut 2-byte sequence, an overlong '/'. */
     strcpy(r.message, "x\x80y\xc3z\xc0\xaf");
     cr_assert_gt(iohw_journal_format(&r, line, sizeof line), 0);
-    cr_assert_not_null(strstr(line, "\"message\":\"x\\ufffdy\\ufffdz\\ufffd\\ufffd\""),
+    cr_assert_not_null(strstr(line, "\"message\": \"x\\ufffdy\\ufffdz\\ufffd\\ufffd\""),
                        "%s", line);
     cr_assert_eq(iohw_journal_parse(line, &back, NULL), 0);
     cr_assert_str_eq(back.message, "x\xef\xbf\xbdy\xef\xbf\xbdz\xef\xbf\xbd\xef\xbf\xbd");
