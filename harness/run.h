@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "harness/machine.h"
 #include "harness/result.h"
 #include "oracle/error.h"
 
@@ -58,6 +59,7 @@ typedef struct iohw_run_results {
                                    from the journal or found INVALID while
                                    listing the cases; NULL when count is 0 */
     int64_t resumed;            /* items taken from the journal */
+    iohw_machine machine;       /* the machine the run happened on */
 } iohw_run_results;
 
 /* Runs everything; returns 0 when the run completed (whatever the statuses)

@@ -36,8 +36,6 @@
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
-}
-
 /* A few dozen varied problems: every rank, data and weight layouts, dtypes,
  * groups, strides, dilations, pads, output paddings (within and beyond the
  * frameworks' limit), fills, size-1 extents. */

@@ -24,8 +24,6 @@
 #include "support/adapter_asserts.h"
 #include "support/adapter_check.h"
 
-}
-
 /* Writes an executable shell script into the scratch folder (the name
  * made unique with the pid) and returns its path. */
 static void script(const char *tag, const char *body, char *path, size_t n)
