@@ -19,12 +19,14 @@ out=${2:-$here}
   --problem 'ci=1 co=1 in=1x1 k=3x1 s=3x1 pad=0:2x0 xl=NHWC' \
   --problem 'ci=2 co=32 in=16x16 k=1 dt=f16 xl=NHWC fill=range seed=813000093'
 
-# oneDNN O1 (onednn.0, CPUs with AVX-512-BF16: subnormals flushed) and O2
+# oneDNN O1 (onednn.0, CPUs with AVX-512-BF16: subnormals flushed), O2
 # (onednn.1, CPUs with AMX-BF16: a NaN reaches an output no tap of it
-# touches).
+# touches) and O3 (onednn.2, CPUs with AVX-512: an infinite result comes
+# back as NaN).
 "$iohw" gen --id onednn -o "$out/onednn.h5" \
   --problem 'n=3 ci=8 co=8 g=8 in=24 k=1 dt=bf16 fill=special seed=10000011' \
-  --problem 'ci=1 co=1 in=2 k=2 s=2 dt=bf16 fill=special'
+  --problem 'ci=1 co=1 in=2 k=2 s=2 dt=bf16 fill=special' \
+  --problem 'ci=1 co=17 in=2x2 k=3x3 s=2 d=2 dt=bf16 fill=special seed=10000429'
 
 # libtorch T1 (CPUs with AVX-512: bf16 conv_transpose sent to mkldnn's
 # forward convolution): an error (torch.0) and a wrong shape (torch.1).
