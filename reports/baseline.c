@@ -52,8 +52,9 @@ static int condition_word(const char *s, size_t len, const char *name, int line,
     if (key == 0)
         return 0;
     if (n == key || n > 60)
-        return iohw_error_set(err, "%s:%d: condition '%.*s' needs a value (of at most "
-                              "50 characters)", name, line, (int)(n < 80 ? n : 80), s);
+        return iohw_error_set(err, "%s:%d: condition '%.*s' needs a value (the "
+                              "condition at most 60 characters)", name, line,
+                              (int)(n < 80 ? n : 80), s);
     if (key < 8) {
         char feature[64];
         snprintf(feature, sizeof feature, "%.*s", (int)(n - key), s + key);
