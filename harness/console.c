@@ -309,8 +309,11 @@ void iohw_run_summary(const iohw_run_results *r, FILE *out)
             r->items[i].status < IOHW_RESULT_STATUS_COUNT)
             counts[r->items[i].status]++;
 
-    fprintf(out, "\nbackend: %s (%s)\n%lld case(s) in %.1f s", r->backend_name,
-            r->backend_version, (long long)r->count, r->seconds);
+    char machine[320];
+    fprintf(out, "\nbackend: %s (%s)\nmachine: %s\n%lld case(s) in %.1f s",
+            r->backend_name, r->backend_version,
+            iohw_machine_describe(&r->machine, machine, sizeof machine),
+            (long long)r->count, r->seconds);
     if (r->resumed > 0)
         fprintf(out, " (%lld taken from the journal)", (long long)r->resumed);
     fprintf(out, "\n\n%-12s %8s\n", "status", "cases");

@@ -45,6 +45,17 @@ const char *iohw_diagnose_name(int i)
 
 /* --- outputs left unwritten ------------------------------------------ */
 
+/* 1 when the NaN element at e is quiet.  Arithmetic makes only quiet NaNs;
+ * the harness's sentinel is a signalling one, so a quiet NaN was written. */
+static int quiet_nan(iohw_dtype dt, const unsigned char *e, size_t es)
+{
+    uint64_t bits = 0;
+    for (size_t i = 0; i < es; i++)
+        bits |= (uint64_t)e[i] << (8 * i); /* x86-64: little-endian */
+    const int q = dt == IOHW_F16 ? 9 : dt == IOHW_BF16 ? 6 : dt == IOHW_F64 ? 51 : 22;
+    return (int)((bits >> q) & 1);
+}
+
 static int looks_unwritten(const iohw_case *c, const void *y)
 {
     iohw_result r;
@@ -58,6 +69,8 @@ static int looks_unwritten(const iohw_case *c, const void *y)
     if (!isnan(iohw_dtype_load(c->p.dtype, y, (size_t)r.points[0].index)))
         return 0;
     first = (const unsigned char *)y + (size_t)r.points[0].index * es;
+    if (quiet_nan(c->p.dtype, first, es))
+        return 0;
     iohw_compare(c, y, first, &r);
     return r.unwritten > 0 && r.mismatches == r.unwritten;
 }
@@ -226,6 +239,8 @@ static int matches_variant(const iohw__dg_base *b, const iohw__dg_variant *v,
         goto done;
     if (variant_on_grid(b, v, yc, ec, &terms) != 0)
         goto done;
+    if (v->flush_results)
+        iohw__dg_flush_subnormals(b->p->dtype, yc, b->ny);
     if (iohw_layout_data_map_as(b->p, 1, v->out_layout, &m, NULL) != 0)
         goto done;
     iohw_layout_from_canonical(&m, sizeof(double), yc, ym);

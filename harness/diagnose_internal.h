@@ -51,6 +51,8 @@ typedef struct iohw__dg_variant {
     char out_layout[16];
     int out_interleaved;
     double *owned[3];             /* copies to free (x, w, bias) */
+    int flush_results;            /* 1: results below the dtype's smallest
+                                     normal magnitude read as zero */
 } iohw__dg_variant;
 
 /* Fills v for one misinterpretation, starting from the correct one.
@@ -66,6 +68,11 @@ typedef struct iohw__dg_entry {
 /* The misinterpretations in the order they are tried. */
 extern const iohw__dg_entry iohw__dg_table[];
 extern const int iohw__dg_table_count;
+
+/* Sets the values of y (n of them) whose magnitude is below dt's smallest
+ * normal number to zero, keeping the sign: what a kernel that flushes
+ * subnormal results to zero writes. */
+void iohw__dg_flush_subnormals(iohw_dtype dt, double *y, int64_t n);
 
 /* The case's x memory read as if it were in data layout `layout`, or its w
  * memory read as if in weight layout `layout`: canonical doubles, malloc'd;

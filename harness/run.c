@@ -477,6 +477,7 @@ int iohw_run(const iohw_run_options *o, iohw_run_results *out, iohw_error *err)
     /* Check the options, the backend and the inputs. */
     if (iohw__run_prepare(o, &st.suite, out, err) != 0)
         return -1;
+    iohw_machine_detect(&out->machine);
     st.cfg.backend = o->backend;
     st.cfg.diagnose = o->diagnose;
     st.cfg.adapt_layout = o->adapt_layout;

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "harness/machine.h"
 #include "harness/repro.h"
 #include "harness/result.h"
 #include "oracle/error.h"
@@ -84,6 +85,7 @@ typedef struct iohw_run_results {
                                    listing the cases; NULL when count is 0 */
     int64_t resumed;            /* items taken from the journal */
     int allow_empty;            /* the option of the same name */
+    iohw_machine machine;       /* the machine the run happened on */
 } iohw_run_results;
 
 /* Runs everything; returns 0 when the run completed (whatever the statuses)

@@ -10,7 +10,16 @@
  * The first word is a case id or an fnmatch glob, the rest of the line the
  * reason (required: each waiver says why).  Matching bad results become
  * WAIVED; entries that waive nothing are stale and reported, so the file
- * shrinks as bugs get fixed.
+ * shrinks as bugs get fixed.  Words between the pattern and the reason may
+ * condition an entry on the machine or the library:
+ *
+ *     ct3d.pairwise.bf16.0011  cpu=avx512_bf16  flushes subnormals (oneDNN 2.6)
+ *     ct1d.*.bf16.*  cpu=avx512bw version~1.13.  bf16 sent to forward conv
+ *
+ * `cpu=F` holds when the machine has feature F (harness/machine.h names),
+ * `cpu!=F` when it lacks it, `version~T` when the backend's version string
+ * contains T.  An entry whose conditions do not all hold is neither applied
+ * nor stale.
  */
 #include "reports/reports_internal.h"
 
@@ -18,11 +27,67 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/machine.h"
+
 #define BASELINE_SIZE_MAX ((size_t)16 << 20)
 
 static int is_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* The length of the condition word at s (len bytes left): `cpu=F`,
+ * `cpu!=F` or `version~T`; 0 when s starts no condition, -1 (err set) for a
+ * malformed one. */
+static int condition_word(const char *s, size_t len, const char *name, int line,
+                          iohw_error *err)
+{
+    size_t n = 0;
+    while (n < len && !is_space(s[n]))
+        n++;
+    size_t key = n >= 5 && strncmp(s, "cpu!=", 5) == 0      ? 5
+                 : n >= 4 && strncmp(s, "cpu=", 4) == 0     ? 4
+                 : n >= 8 && strncmp(s, "version~", 8) == 0 ? 8
+                                                            : 0;
+    if (key == 0)
+        return 0;
+    if (n == key || n > 60)
+        return iohw_error_set(err, "%s:%d: condition '%.*s' needs a value (the "
+                              "condition at most 60 characters)", name, line,
+                              (int)(n < 80 ? n : 80), s);
+    if (key < 8) {
+        char feature[64];
+        snprintf(feature, sizeof feature, "%.*s", (int)(n - key), s + key);
+        if (!iohw_machine_feature_known(feature))
+            return iohw_error_set(err, "%s:%d: unknown CPU feature '%s' (known: fma "
+                                  "f16c avx2 avx512f avx512dq avx512bw avx512vl "
+                                  "avx512_bf16 avx512_fp16 amx_tile amx_bf16)",
+                                  name, line, feature);
+    }
+    return (int)n;
+}
+
+/* Copies the condition words at s[*i] on into e->condition; 0 or -1. */
+static int parse_conditions(const char *s, size_t len, size_t *i, const char *name,
+                            int line, iohw_baseline_entry *e, iohw_error *err)
+{
+    size_t used = 0;
+    for (;;) {
+        int n = condition_word(s + *i, len - *i, name, line, err);
+        if (n <= 0)
+            return n;
+        if (used + (size_t)n + 2 > sizeof e->condition)
+            return iohw_error_set(err, "%s:%d: conditions longer than %zu characters",
+                                  name, line, sizeof e->condition - 1);
+        if (used > 0)
+            e->condition[used++] = ' ';
+        memcpy(e->condition + used, s + *i, (size_t)n);
+        used += (size_t)n;
+        e->condition[used] = '\0';
+        *i += (size_t)n;
+        while (*i < len && is_space(s[*i]))
+            (*i)++;
+    }
 }
 
 /* Parses one line (not NUL-terminated: len bytes) into e; 1 for an entry,
@@ -41,6 +106,9 @@ static int parse_line(const char *s, size_t len, const char *name, int line,
     size_t plen = i - p0;
     while (i < len && is_space(s[i]))
         i++;
+    memset(e, 0, sizeof *e);
+    if (parse_conditions(s, len, &i, name, line, e, err) != 0)
+        return -1;
     size_t end = len;
     while (end > i && is_space(s[end - 1]))
         end--;
@@ -57,7 +125,6 @@ static int parse_line(const char *s, size_t len, const char *name, int line,
         if ((unsigned char)s[k] < 0x20 && s[k] != '\t')
             return iohw_error_set(err, "%s:%d: control character 0x%02x", name, line,
                                   (unsigned char)s[k]);
-    memset(e, 0, sizeof *e);
     memcpy(e->pattern, s + p0, plen);
     memcpy(e->reason, s + i, end - i);
     e->line = line;
@@ -172,8 +239,11 @@ int iohw_baseline_from_report(const iohw_report *rep, const char *name,
 int iohw_baseline_write(FILE *f, const iohw_baseline *b)
 {
     fprintf(f, "# iohw baseline (%d entries): CASE_ID_OR_GLOB  reason\n", b->count);
-    for (int k = 0; k < b->count; k++)
-        fprintf(f, "%-40s  %s\n", b->entries[k].pattern, b->entries[k].reason);
+    for (int k = 0; k < b->count; k++) {
+        const iohw_baseline_entry *e = &b->entries[k];
+        fprintf(f, "%-40s  %s%s%s\n", e->pattern, e->condition,
+                e->condition[0] != '\0' ? "  " : "", e->reason);
+    }
     return ferror(f) ? -1 : 0;
 }
 
@@ -194,18 +264,41 @@ static int entry_matches(const iohw_baseline_entry *e, const iohw_result *r)
     return strcmp(e->pattern, key) == 0 || fnmatch(e->pattern, key, 0) == 0;
 }
 
+int iohw_baseline_entry_applies(const iohw_baseline_entry *e,
+                                const iohw_run_results *r)
+{
+    const char *s = e->condition;
+    while (*s != '\0') {
+        size_t n = strcspn(s, " ");
+        char word[sizeof e->condition];
+        snprintf(word, sizeof word, "%.*s", (int)n, s);
+        int holds = strncmp(word, "cpu!=", 5) == 0 ? !iohw_machine_has(&r->machine, word + 5)
+                    : strncmp(word, "cpu=", 4) == 0 ? iohw_machine_has(&r->machine, word + 4)
+                    : strncmp(word, "version~", 8) == 0
+                        ? strstr(r->backend_version, word + 8) != NULL
+                        : 0;
+        if (!holds)
+            return 0;
+        s += n;
+        s += strspn(s, " ");
+    }
+    return 1;
+}
+
 int64_t iohw_baseline_apply(iohw_baseline *b, iohw_run_results *r)
 {
     int64_t waived = 0;
     if (b == NULL || r == NULL)
         return 0;
+    for (int k = 0; k < b->count; k++)
+        b->entries[k].inapplicable = !iohw_baseline_entry_applies(&b->entries[k], r);
     for (int64_t i = 0; i < r->count; i++) {
         iohw_result *res = &r->items[i];
         if (!iohw_result_status_bad(res->status))
             continue;
         for (int k = 0; k < b->count; k++) {
             iohw_baseline_entry *e = &b->entries[k];
-            if (!entry_matches(e, res))
+            if (e->inapplicable || !entry_matches(e, res))
                 continue;
             char text[1024];
             snprintf(text, sizeof text, "waived: %s (was %s: %.511s)", e->reason,
@@ -228,11 +321,16 @@ int64_t iohw_baseline_apply(iohw_baseline *b, iohw_run_results *r)
     return waived;
 }
 
+int iohw_baseline_entry_stale(const iohw_baseline_entry *e)
+{
+    return e->matched == 0 && !e->inapplicable;
+}
+
 int iohw_baseline_stale_count(const iohw_baseline *b)
 {
     int n = 0;
     for (int k = 0; b != NULL && k < b->count; k++)
-        n += b->entries[k].matched == 0;
+        n += iohw_baseline_entry_stale(&b->entries[k]);
     return n;
 }
 
@@ -240,7 +338,7 @@ void iohw_baseline_print_stale(const iohw_baseline *b, FILE *out)
 {
     for (int k = 0; b != NULL && k < b->count; k++) {
         const iohw_baseline_entry *e = &b->entries[k];
-        if (e->matched == 0)
+        if (iohw_baseline_entry_stale(e))
             fprintf(out, "iohw: baseline %s:%d: '%s' matches no failing case "
                          "(stale: remove it if the bug is fixed)\n",
                     b->path, e->line, e->pattern);

@@ -55,6 +55,7 @@ static void write_header(FILE *f, const iohw_run_results *r,
             c->bad > 0 ? "bad" : "ok", c->bad > 0 ? "FAILED" : "PASSED",
             (long long)c->total, (long long)c->bad);
     info_row(f, "Backend library", o->backend_path);
+    info_row(f, "Machine", iohw_machine_describe(&r->machine, buf, sizeof buf));
     iohw__iso_time(o->start_time, buf, sizeof buf);
     info_row(f, "Started", buf);
     double backend = 0;
@@ -107,7 +108,7 @@ static void write_summary(FILE *f, const iohw_run_results *r,
                    "<tr><th>line</th><th>pattern</th><th>reason</th></tr>\n", stale);
         for (int k = 0; k < o->baseline->count; k++) {
             const iohw_baseline_entry *e = &o->baseline->entries[k];
-            if (e->matched != 0)
+            if (!iohw_baseline_entry_stale(e))
                 continue;
             fprintf(f, "<tr><td class=\"num\">%d</td><td class=\"mono\">", e->line);
             text(f, e->pattern);

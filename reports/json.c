@@ -35,6 +35,10 @@ static void write_run(FILE *f, const iohw_run_results *r,
     iohw__json_string(f, r->backend_version);
     fputs(", \"path\": ", f);
     json_opt_string(f, o->backend_path);
+    fputs("},\n    \"machine\": {\"cpu\": ", f);
+    iohw__json_string(f, r->machine.cpu);
+    fputs(", \"features\": ", f);
+    iohw__json_string(f, r->machine.features);
     fputs("},\n    \"inputs\": [", f);
     for (int i = 0; i < o->ninputs; i++) {
         fputs(i > 0 ? ", " : "", f);
@@ -94,13 +98,15 @@ static void write_baseline(FILE *f, const iohw_baseline *b)
         iohw__json_string(f, e->pattern);
         fputs(", \"reason\": ", f);
         iohw__json_string(f, e->reason);
-        fprintf(f, ", \"line\": %d, \"matched\": %lld}", e->line,
-                (long long)e->matched);
+        fputs(", \"condition\": ", f);
+        iohw__json_string(f, e->condition);
+        fprintf(f, ", \"applies\": %s, \"line\": %d, \"matched\": %lld}",
+                e->inapplicable ? "false" : "true", e->line, (long long)e->matched);
     }
     fputs("],\n    \"stale\": [", f);
     int k = 0;
     for (int i = 0; i < b->count; i++) {
-        if (b->entries[i].matched != 0)
+        if (!iohw_baseline_entry_stale(&b->entries[i]))
             continue;
         fputs(k++ > 0 ? ", " : "", f);
         iohw__json_string(f, b->entries[i].pattern);

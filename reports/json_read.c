@@ -184,6 +184,14 @@ static int read_run(reader *rd, const iohw__json *run)
         return -1;
     if (text[0] != '\0' && (o->backend_path = iohw__report_own(rep, strdup(text))) == NULL)
         return bad(rd, be, "out of memory");
+    const iohw__json *mc = iohw__json_get(run, "machine");
+    if (mc != NULL && mc->type != IOHW__JSON_OBJECT && mc->type != IOHW__JSON_NULL)
+        return bad(rd, mc, "member 'machine': expected an object");
+    if (get_text(rd, mc, "cpu", rep->results.machine.cpu,
+                 sizeof rep->results.machine.cpu, 0) != 0 ||
+        get_text(rd, mc, "features", rep->results.machine.features,
+                 sizeof rep->results.machine.features, 0) != 0)
+        return -1;
     if (get_strings(rd, run, "inputs", &o->inputs, &o->ninputs) != 0 ||
         get_strings(rd, run, "sources", &o->sources, &o->nsources) != 0)
         return -1;
@@ -243,10 +251,15 @@ static int read_baseline(reader *rd, const iohw__json *b)
             return bad(rd, e, "expected an object");
         if (get_text(rd, e, "pattern", be->pattern, sizeof be->pattern, 1) != 0 ||
             get_text(rd, e, "reason", be->reason, sizeof be->reason, 0) != 0 ||
+            get_text(rd, e, "condition", be->condition, sizeof be->condition, 0) != 0 ||
             get_int(rd, e, "line", 0, INT32_MAX, &line) != 0 ||
             get_int(rd, e, "matched", 0, INT64_MAX, &be->matched) != 0)
             return -1;
         be->line = (int)line;
+        const iohw__json *ap = iohw__json_get(e, "applies");
+        if (ap != NULL && ap->type != IOHW__JSON_BOOL && ap->type != IOHW__JSON_NULL)
+            return bad(rd, ap, "member 'applies': expected true or false");
+        be->inapplicable = ap != NULL && ap->type == IOHW__JSON_BOOL && !ap->boolean;
         bl->count++;
     }
     rd->rep->options.baseline = bl;

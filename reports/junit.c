@@ -174,6 +174,10 @@ int iohw_report_junit(FILE *f, const iohw_run_results *r,
         iohw__xml_text(f, r->backend_name, 1);
         fputs("\"/>\n      <property name=\"backend_version\" value=\"", f);
         iohw__xml_text(f, r->backend_version, 1);
+        fputs("\"/>\n      <property name=\"cpu\" value=\"", f);
+        iohw__xml_text(f, r->machine.cpu, 1);
+        fputs("\"/>\n      <property name=\"cpu_features\" value=\"", f);
+        iohw__xml_text(f, r->machine.features, 1);
         fputs("\"/>\n    </properties>\n", f);
         for (int64_t i = 0; i < r->count; i++)
             if (of[i] == k)

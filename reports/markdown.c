@@ -89,9 +89,13 @@ int iohw_report_markdown(FILE *f, const iohw_run_results *r,
     iohw__md_cell(f, r->backend_name[0] != '\0' ? r->backend_name : "backend", 100);
     if (r->backend_version[0] != '\0') {
         fputs(" ", f);
-        iohw__md_cell(f, r->backend_version, 60);
+        iohw__md_cell(f, r->backend_version, 128);
     }
     fprintf(f, " - %s\n\n", c.bad > 0 ? "**FAILED**" : "passed");
+    char machine[512];
+    fputs("Machine: ", f);
+    iohw__md_cell(f, iohw_machine_describe(&r->machine, machine, sizeof machine), 300);
+    fputs(".\n\n", f);
     fprintf(f, "%lld cases in %.1f s: %lld pass, %lld fail, %lld unsupported",
             (long long)c.total, isfinite(r->seconds) ? r->seconds : 0.0,
             (long long)c.status[IOHW_RESULT_PASS], (long long)c.bad,
@@ -111,7 +115,7 @@ int iohw_report_markdown(FILE *f, const iohw_run_results *r,
                 stale);
         for (int k = 0; k < o->baseline->count; k++) {
             const iohw_baseline_entry *e = &o->baseline->entries[k];
-            if (e->matched != 0)
+            if (!iohw_baseline_entry_stale(e))
                 continue;
             fputs("- ", f);
             iohw__md_cell(f, e->pattern, 120);

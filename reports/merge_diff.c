@@ -49,6 +49,7 @@ static int merge_info(const iohw_report *const *in, int n, iohw_report *out)
              in[0]->results.backend_name);
     snprintf(out->results.backend_version, sizeof out->results.backend_version, "%s",
              in[0]->results.backend_version);
+    out->results.machine = in[0]->results.machine; /* the first report's */
     o->jobs = first->jobs;
     o->timeout = first->timeout;
     if (first->iohw_version != NULL && (o->iohw_version = keep(out, first->iohw_version)) == NULL)

@@ -32,6 +32,12 @@ typedef struct iohw_baseline_entry {
     char reason[384];
     int line;           /* line in the baseline file; 0 when unknown */
     int64_t matched;    /* failing results this entry waived */
+    /* Appended: the entry's conditions ("cpu=avx512_bf16 version~1.13"),
+     * "" when it holds everywhere, and whether they failed to hold in the
+     * last iohw_baseline_apply (such an entry waives nothing and is not
+     * stale). */
+    char condition[128];
+    int inapplicable;
 } iohw_baseline_entry;
 
 typedef struct iohw_baseline {
@@ -40,8 +46,10 @@ typedef struct iohw_baseline {
     int count;
 } iohw_baseline;
 
-/* Parses baseline text: one entry per line, the pattern, white space, the
- * reason (required); blank lines and lines starting with '#' are skipped.
+/* Parses baseline text: one entry per line, the pattern, white space, any
+ * conditions (words `cpu=FEATURE`, `cpu!=FEATURE`, `version~TEXT`; FEATURE
+ * one of harness/machine.h's names), the reason (required); blank lines and
+ * lines starting with '#' are skipped.
  * name labels the error messages ("NAME:LINE: ...").  *b is overwritten. */
 int iohw_baseline_parse(const char *text, const char *name, iohw_baseline *b,
                         iohw_error *err);
@@ -65,8 +73,15 @@ void iohw_baseline_free(iohw_baseline *b);
  * message; the first matching entry counts it in `matched`.  Returns the
  * number of results waived. */
 int64_t iohw_baseline_apply(iohw_baseline *b, iohw_run_results *r);
-/* Entries that waived nothing. */
+/* Entries that waived nothing although their condition held. */
 int iohw_baseline_stale_count(const iohw_baseline *b);
+/* 1 when this entry is stale: it waived nothing and its condition held. */
+int iohw_baseline_entry_stale(const iohw_baseline_entry *e);
+/* 1 when the entry's condition holds for these results: every `cpu=F` names
+ * a feature of r->machine, every `cpu!=F` one it lacks, every `version~T`
+ * is text in r->backend_version. */
+int iohw_baseline_entry_applies(const iohw_baseline_entry *e,
+                                const iohw_run_results *r);
 /* Prints one line per stale entry ("iohw: baseline FILE:LINE: PATTERN
  * matches no failing case (stale)"); nothing when there are none. */
 void iohw_baseline_print_stale(const iohw_baseline *b, FILE *out);

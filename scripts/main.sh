@@ -3,8 +3,10 @@
 # (optimised), writes the default suite (the ci profile), runs it against the
 # bundled reference backend and every third-party adapter that was built
 # (oneDNN, XNNPACK, libtorch; with --adapt-layout and each adapter's baseline
-# of known library discrepancies, backends/NAME/baseline-PROFILE.txt), prints
-# each summary and writes every report under out/reports/.
+# of known library discrepancies, backends/NAME/baseline-PROFILE.txt, whose
+# entries may hold only on some CPUs), prints each summary with the machine
+# it ran on and writes every report under out/reports/.  The libraries run
+# as they ship: nothing pins their kernels here.
 #   IOHW_PROFILE=smoke scripts/main.sh   a smaller suite
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,7 +47,9 @@ for name in reference onednn xnnpack torch; do
   echo "== $name on the $profile profile"
   rc=0
   "$build/iohw" run "${args[@]}" > "$out/reports/$name.txt" || rc=$?
-  # The summary: the failure blocks (if any) are in the .txt file.
+  # The summary (the failure blocks, if any, are in the .txt file): the
+  # backend's version and the machine, then the table by status.
+  grep -m 2 -E '^(backend|machine): ' "$out/reports/$name.txt" || true
   sed -n '/^status/,$p' "$out/reports/$name.txt" | sed -n '1,/^$/p'
   tail -n 1 "$out/reports/$name.txt"
   if [[ $rc -ne 0 ]]; then

@@ -14,6 +14,17 @@
  *     discrepancy keeps a minimal failing descriptor) are tested on that
  *     descriptor, and the test fails when the library stops failing it.
  * The exec adapter has its own tests (test_exec.c).
+ *
+ * The same on every x86-64 CPU: oneDNN and libtorch pick their kernels by
+ * the CPU's features, and on AVX-512 and AVX-512-BF16/AMX CPUs they claim
+ * bf16 problems that AVX2-only CPUs refuse (and get some wrong,
+ * docs/CONFORMANCE.md O1, O2, T1).  These tests check the adapters'
+ * mapping, statuses and reasons, so the suite `adapters` pins the libraries
+ * to the kernels every x86-64 CPU has: ONEDNN_MAX_CPU_ISA=AVX2 (read by
+ * oneDNN 2.6 when it first dispatches) and IOHW_TORCH_MKLDNN=0 (the torch
+ * adapter turns libtorch's mkldnn paths off).  The suite `adapters_native`
+ * runs libtorch as it ships and checks what the adapter makes of it;
+ * tests/test_conformance.c runs every library natively with its baseline.
  */
 #include <criterion/criterion.h>
 
@@ -28,6 +39,7 @@
 #include <unistd.h>
 
 #include "harness/loader.h"
+#include "harness/machine.h"
 #include "oracle/descriptor.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"
@@ -36,7 +48,15 @@
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Runs in each test's process before the test (Criterion forks one per
+ * test), so before the adapter is loaded. */
+static void pin_kernels(void)
+{
+    setenv("ONEDNN_MAX_CPU_ISA", "AVX2", 1);
+    setenv("IOHW_TORCH_MKLDNN", "0", 1);
 }
+
+TestSuite(adapters, .init = pin_kernels);
 
 /* A few dozen varied problems: every rank, data and weight layouts, dtypes,
  * groups, strides, dilations, pads, output paddings (within and beyond the
@@ -161,6 +181,11 @@ Test(adapters, onednn_refuses_f64_and_output_padding_at_the_stride)
     iohw_loaded_backend lb;
     load_or_skip("iohw_onednn", &lb);
     expect_unsupported(&lb, "ci=2 co=3 in=4x4 k=3 dt=f64");
+    /* Pinned to AVX2, oneDNN 2.6 has no bf16 deconvolution on any CPU: the
+     * pin took effect. */
+    expect_unsupported(&lb, "ci=2 co=3 in=4x4 k=3 dt=bf16");
+    cr_expect(strstr(iohw_backend_last_error(&lb), "bf16") != NULL, "%s",
+              iohw_backend_last_error(&lb));
     /* op = 1 is below the dilation (2) but not below the stride (1). */
     expect_unsupported(&lb, "ci=2 co=3 in=5 k=3 d=2 op=1");
     expect_unsupported(&lb, "ci=2 co=2 in=4 k=2 s=2 op=3");
@@ -406,6 +431,72 @@ Test(adapters, torch_refuses_a_problem_it_cannot_read)
     iohw_loaded_backend lb;
     load_or_skip("iohw_torch", &lb);
     expect_short_struct_refused(&lb);
+    iohw_backend_unload(&lb);
+}
+
+/* With mkldnn off libtorch 1.13 has no CPU kernel for bf16 conv_transpose
+ * on any CPU: refused, with libtorch's reason (the pin took effect). */
+Test(adapters, torch_without_mkldnn_refuses_bf16_with_libtorchs_reason)
+{
+    iohw_loaded_backend lb;
+    load_or_skip("iohw_torch", &lb);
+    if (strstr(lb.table->version, "libtorch 1.") == NULL)
+        cr_skip_test("%s may compute bf16", lb.table->version);
+    expect_unsupported(&lb, "ci=2 co=3 in=5 k=3 dt=bf16");
+    cr_expect(strstr(iohw_backend_last_error(&lb), "BFloat16") != NULL, "%s",
+              iohw_backend_last_error(&lb));
+    iohw_backend_unload(&lb);
+}
+
+/* --- libtorch as it ships -------------------------------------------------- */
+
+/* 1 when this CPU has every feature (names as harness/machine.h spells
+ * them) in the NULL-terminated list. */
+static int cpu_has_all(const char *const *features)
+{
+    iohw_machine m;
+    iohw_machine_detect(&m);
+    for (; *features != NULL; features++)
+        if (!iohw_machine_has(&m, *features))
+            return 0;
+    return 1;
+}
+
+/* libtorch's own choice of kernels: the adapter never crops a tensor of the
+ * wrong shape into y.  Where libtorch 1.13 takes its mkldnn bf16 path (CPUs
+ * with AVX-512 BW, VL and DQ) the grouped 3-d case comes back as [1,4,1,1,2]
+ * (T1) and must be an ERROR naming both shapes; elsewhere libtorch has no
+ * bf16 kernel and the case is refused; a libtorch without the bug passes. */
+Test(adapters_native, torch_reports_a_wrong_output_shape_as_an_error)
+{
+    static const char *const T1_CPU[] = {"avx512bw", "avx512vl", "avx512dq", NULL};
+    iohw_loaded_backend lb;
+    iohw_case c;
+    iohw_result r;
+    char text[2048];
+    unsetenv("IOHW_TORCH_MKLDNN");
+    load_or_skip("iohw_torch", &lb);
+    const int t1 = cpu_has_all(T1_CPU) && strstr(lb.table->version, "libtorch 1.13.") != NULL;
+    make("ci=4 co=4 g=4 in=3x4x5 k=2x3x2 s=2 d=2x1x1 dt=bf16 xl=NDHWC wl=GOIDHW "
+         "fill=exact", &c);
+    int st = lb.table->supports(lb.ctx, &c.p);
+    if (st == IOHW_OK) {
+        run_case(&lb, &c, &r);
+        if (t1)
+            cr_expect(r.status == IOHW_RESULT_ERROR &&
+                          strstr(r.message, "libtorch returned [1,4,1,1,2] where "
+                                            "[1,4,7,9,10] is right") != NULL,
+                      "%s", iohw_test_describe(&r, text, sizeof text));
+        else
+            cr_expect_eq(r.status, IOHW_RESULT_PASS, "%s",
+                         iohw_test_describe(&r, text, sizeof text));
+    } else {
+        cr_expect(!t1, "libtorch 1.13 no longer claims bf16 on this CPU: %s",
+                  iohw_backend_last_error(&lb));
+        cr_expect(strstr(iohw_backend_last_error(&lb), "BFloat16") != NULL, "%s",
+                  iohw_backend_last_error(&lb));
+    }
+    iohw_case_free(&c);
     iohw_backend_unload(&lb);
 }
 

@@ -32,7 +32,8 @@ void iohw__exec_cmd_free(exec_cmd *cmd);
  * stdin from /dev/null, stdout and stderr captured; waits for it.  0 when
  * it exited with status 0; -1 otherwise, err saying how it ended ("exited
  * with status 3", "was killed by signal 9 (Killed)", "cannot be executed")
- * followed by the tail of its output. */
+ * followed by its output: all of it when short, else its first and last
+ * few hundred bytes. */
 int iohw__exec_spawn(const exec_cmd *cmd, const char *const *extra,
                      iohw_error *err);
 

@@ -4,8 +4,8 @@
  *
  * The command is split at blanks, with no quoting and no shell, and started
  * with fork + execvp (PATH is searched for a bare name).  The child reads
- * /dev/null, writes stdout and stderr into one pipe whose last TAIL_MAX
- * bytes are kept for the error message, and dies with its parent
+ * /dev/null, writes stdout and stderr into one pipe whose first HEAD_MAX
+ * and last TAIL_MAX bytes are kept for the error message, and dies with its parent
  * (PR_SET_PDEATHSIG), so a harness worker killed for a timeout takes its
  * program along.
  */
@@ -23,7 +23,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define TAIL_MAX 480
+#define HEAD_MAX 320
+#define TAIL_MAX 400
 
 int iohw__exec_cmd_parse(const char *text, exec_cmd *cmd, iohw_error *err)
 {
@@ -86,45 +87,87 @@ static void child(const exec_cmd *cmd, const char *const *extra, int out,
     _exit(127);
 }
 
-/* Reads the pipe to its end, keeping the last TAIL_MAX bytes in tail
- * (NUL-terminated, control characters turned into spaces or '|'). */
-static void drain(int fd, char *tail)
+/* Makes text[0..len) one printable line: trailing blanks dropped, newlines
+ * turned into '|', other control characters into spaces. */
+static void one_line(char *text, size_t len)
+{
+    while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ' '))
+        len--;
+    text[len] = '\0';
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)text[i];
+        if (ch == '\n')
+            text[i] = '|';
+        else if (ch < 0x20 || ch == 0x7f)
+            text[i] = ' ';
+    }
+}
+
+/* Appends g bytes to the window of the last TAIL_MAX bytes in tail. */
+static void keep_tail(char *tail, size_t *len, const char *buf, size_t g)
+{
+    if (g >= TAIL_MAX) {
+        memcpy(tail, buf + g - TAIL_MAX, TAIL_MAX);
+        *len = TAIL_MAX;
+        return;
+    }
+    size_t keep = *len + g > TAIL_MAX ? TAIL_MAX - g : *len;
+    memmove(tail, tail + *len - keep, keep);
+    memcpy(tail + keep, buf, g);
+    *len = keep + g;
+}
+
+/* Reads the pipe to its end, keeping its first HEAD_MAX bytes in head (the
+ * reason a program gives is usually at the top; head has room for
+ * HEAD_MAX + TAIL_MAX + 1) and the last TAIL_MAX of the rest in tail, each
+ * NUL-terminated on one line; *skipped is the number of bytes between them.
+ * An output that fits in both is all in head. */
+static void drain(int fd, char *head, char *tail, size_t *skipped)
 {
     char buf[4096];
-    size_t len = 0;
+    size_t hlen = 0, tlen = 0, total = 0;
     for (;;) {
         ssize_t got = read(fd, buf, sizeof buf);
         if (got < 0 && errno == EINTR)
             continue;
         if (got <= 0)
             break;
-        size_t g = (size_t)got;
-        if (g >= TAIL_MAX) {
-            memcpy(tail, buf + g - TAIL_MAX, TAIL_MAX);
-            len = TAIL_MAX;
-        } else {
-            size_t keep = len + g > TAIL_MAX ? TAIL_MAX - g : len;
-            memmove(tail, tail + len - keep, keep);
-            memcpy(tail + keep, buf, g);
-            len = keep + g;
-        }
+        size_t g = (size_t)got, h = g < HEAD_MAX - hlen ? g : HEAD_MAX - hlen;
+        memcpy(head + hlen, buf, h);
+        hlen += h;
+        if (g > h)
+            keep_tail(tail, &tlen, buf + h, g - h);
+        total += g;
     }
-    while (len > 0 && (tail[len - 1] == '\n' || tail[len - 1] == ' '))
-        len--;
-    tail[len] = '\0';
-    for (size_t i = 0; i < len; i++) {
-        unsigned char ch = (unsigned char)tail[i];
-        if (ch == '\n')
-            tail[i] = '|';
-        else if (ch < 0x20 || ch == 0x7f)
-            tail[i] = ' ';
+    *skipped = total - hlen - tlen;
+    if (*skipped == 0) {  /* all of it: one text in head */
+        memcpy(head + hlen, tail, tlen);
+        hlen += tlen;
+        tlen = 0;
     }
+    one_line(head, hlen);
+    one_line(tail, tlen);
+}
+
+/* The program's output for a message: all of it when it fits, else its
+ * first and its last bytes. */
+static void describe_output(const char *head, const char *tail, size_t skipped,
+                            char *out, size_t n)
+{
+    if (head[0] == '\0' && tail[0] == '\0')
+        snprintf(out, n, "%s", "");
+    else if (tail[0] == '\0' && skipped == 0)
+        snprintf(out, n, "; its output: %s", head);
+    else
+        snprintf(out, n, "; its output begins: %s [... %zu bytes ...] and ends: %s",
+                 head, skipped, tail);
 }
 
 int iohw__exec_spawn(const exec_cmd *cmd, const char *const *extra,
                      iohw_error *err)
 {
-    char tail[TAIL_MAX + 1];
+    char head[HEAD_MAX + TAIL_MAX + 1], tail[TAIL_MAX + 1];
+    size_t skipped = 0;
     int fds[2];
     int status = 0;
 
@@ -143,7 +186,7 @@ int iohw__exec_spawn(const exec_cmd *cmd, const char *const *extra,
 
     /* The parent: its output, then its end. */
     close(fds[1]);
-    drain(fds[0], tail);
+    drain(fds[0], head, tail, &skipped);
     close(fds[0]);
     while (waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR)
@@ -164,6 +207,7 @@ int iohw__exec_spawn(const exec_cmd *cmd, const char *const *extra,
                  WTERMSIG(status), strsignal(WTERMSIG(status)));
     else
         snprintf(how, sizeof how, "ended with wait status %d", status);
-    return iohw_error_set(err, "%s %s%s%s", cmd->argv[0], how,
-                          tail[0] != '\0' ? "; its output ends: " : "", tail);
+    char output[HEAD_MAX + TAIL_MAX + 80];
+    describe_output(head, tail, skipped, output, sizeof output);
+    return iohw_error_set(err, "%.200s %s%s", cmd->argv[0], how, output);
 }

@@ -245,6 +245,8 @@ static int onednn_run_case(void *ctx, const iohw_problem *p, const void *x,
         dnnl_primitive_desc_query_md(r.pd, dnnl_query_weights_md, 1);
     const dnnl_memory_desc_t *want_y =
         dnnl_primitive_desc_query_md(r.pd, dnnl_query_dst_md, 0);
+    if (iohw__onednn_check_dst(p, want_y, &c->err) != 0)
+        goto done;
     if (bind(c, &r, T_X, &m.x, want_x, x) != 0 ||
         bind(c, &r, T_W, &m.w, want_w, w) != 0 ||
         (p->has_bias && bind(c, &r, T_BIAS, &m.bias, want_b, bias) != 0) ||

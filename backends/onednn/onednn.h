@@ -30,4 +30,12 @@ dnnl_status_t iohw__onednn_pd(const iohw_problem *p, const onednn_mds *m,
                               dnnl_engine_t engine, dnnl_primitive_desc_t *pd,
                               iohw_error *err);
 
+/* 0 when dst (the primitive's destination) has the shape oneDNN documents
+ * for the problem's deconvolution: N, C_out, and per axis
+ * (in - 1) S + (K - 1) (D' + 1) + 1 - pad_l - pad_r plus an output padding
+ * below the stride (D' = dilation - 1), equal to p->out_size; otherwise -1
+ * with "oneDNN returned [..] where [..] is right". */
+int iohw__onednn_check_dst(const iohw_problem *p, const dnnl_memory_desc_t *dst,
+                           iohw_error *err);
+
 #endif

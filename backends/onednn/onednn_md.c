@@ -21,6 +21,7 @@
  */
 #include "backends/onednn/onednn.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include <oneapi/dnnl/dnnl_debug.h>
@@ -150,4 +151,42 @@ dnnl_status_t iohw__onednn_pd(const iohw_problem *p, const onednn_mds *m,
                        dnnl_dt2str(m->x.data_type), dnnl_status2str(st));
     }
     return st;
+}
+
+/* "[1,4,7,9,10]" into buf. */
+static void dims_text(const int64_t *d, int n, char *buf, size_t size)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int a = 0; a < n && k + 1 < size; a++) {
+        int w = snprintf(buf + k, size - k, "%s%lld", a == 0 ? "[" : ",",
+                         (long long)d[a]);
+        k = w < 0 ? k : k + (size_t)w >= size ? size - 1 : k + (size_t)w;
+    }
+    if (k + 1 < size)
+        snprintf(buf + k, size - k, "]");
+}
+
+int iohw__onednn_check_dst(const iohw_problem *p, const dnnl_memory_desc_t *dst,
+                           iohw_error *err)
+{
+    const int R = (int)p->rank;
+    int64_t want[5] = {p->batch, p->out_channels, 0, 0, 0};
+    int ok = dst != NULL && dst->ndims == 2 + R;
+    for (int a = 0; a < R; a++) {
+        const int64_t full = (p->in_size[a] - 1) * p->stride[a] +
+                             (p->kernel[a] - 1) * p->dilation[a] + 1 -
+                             p->pad_begin[a] - p->pad_end[a];
+        want[2 + a] = p->out_size[a];
+        ok = ok && p->out_size[a] >= full && p->out_size[a] < full + p->stride[a];
+    }
+    for (int a = 0; ok && a < 2 + R; a++)
+        ok = dst->dims[a] == want[a];
+    if (ok)
+        return 0;
+    char got[160], right[160];
+    dims_text(dst != NULL ? dst->dims : want, dst != NULL ? dst->ndims : 0, got,
+              sizeof got);
+    dims_text(want, 2 + R, right, sizeof right);
+    return iohw_error_set(err, "oneDNN returned %s where %s is right", got, right);
 }

@@ -26,7 +26,21 @@ max(stride, dilation); per axis, with p = min(pad_begin, pad_end):
 
 dtypes: f32 and f64; f16 and bf16 only when this torch computes them on
 the CPU (asked with a tiny problem in the --supports query).
+
+The tensor torch returns must have the shape PyTorch documents for
+ConvTranspose ((in - 1) * stride - 2 * padding + dilation * (kernel - 1) +
+output_padding + 1 per axis): anything else is an error ("torch returned
+[..] where [..] is right"), never cropped into y.  On CPUs with AVX-512
+torch 1.13 sends bf16 conv_transpose to mkldnn's forward convolution
+(pytorch/pytorch#92530, fixed in PyTorch 2.0), which errors or returns
+such a shape.  IOHW_TORCH_MKLDNN=0 turns torch.backends.mkldnn off, so
+that torch picks the same kernels on every x86-64 CPU (the tests set it).
+
+Any exception (from torch or from reading the case) ends the program with
+status 1 and one line on standard error naming torch's version and the
+error: the exec protocol's way of reporting a failure.
 """
+import os
 import sys
 
 SPATIAL = {1: "W", 2: "HW", 3: "DHW"}
@@ -75,11 +89,38 @@ def torch_dtype(torch, name):
             "f16": torch.float16, "bf16": torch.bfloat16}[name]
 
 
+def import_torch():
+    """torch, with mkldnn off when IOHW_TORCH_MKLDNN=0."""
+    import torch
+    if os.environ.get("IOHW_TORCH_MKLDNN") == "0":
+        torch.backends.mkldnn.enabled = False
+    return torch
+
+
+class ShapeError(Exception):
+    pass
+
+
+def check_shape(full, prob, n, padding, output_padding):
+    """Raises ShapeError unless full has PyTorch's documented shape for
+    these arguments."""
+    want = [n, prob["out_channels"]]
+    for a in range(prob["rank"]):
+        want.append((prob["in_size"][a] - 1) * prob["stride"][a] -
+                    2 * padding[a] +
+                    prob["dilation"][a] * (prob["kernel"][a] - 1) +
+                    output_padding[a] + 1)
+    got = list(full.shape)
+    if got != want:
+        raise ShapeError("torch returned [%s] where [%s] is right" % (
+            ",".join(str(v) for v in got), ",".join(str(v) for v in want)))
+
+
 def dtype_computed(name):
     """None when torch computes conv_transpose in this dtype, else why."""
     if name in ("f32", "f64"):
         return None
-    import torch
+    torch = import_torch()
     import torch.nn.functional as F
     dt = torch_dtype(torch, name)
     try:
@@ -107,7 +148,7 @@ def to_numpy(torch, np, t, dtype):
 
 def compute(prob, g):
     import numpy as np
-    import torch
+    torch = import_torch()
     import torch.nn.functional as F
     torch.set_num_threads(1)
 
@@ -149,6 +190,7 @@ def compute(prob, g):
             3: F.conv_transpose3d}[R]
     full = conv(tx, tw, tb, stride=prob["stride"], padding=P,
                 output_padding=A, groups=G, dilation=prob["dilation"])
+    check_shape(full, prob, tx.shape[0], P, A)
 
     # Crop, and beyond the limit extend with bias, into y (N, C, spatial).
     shape = [full.shape[0], prob["out_channels"]] + prob["out_size"]
@@ -177,23 +219,41 @@ def main(argv):
     if len(args) != 2:
         sys.stderr.write("usage: %s [--supports] IN.h5 OUT.h5\n" % argv[0])
         return 2
+    try:
+        answer(query, args[0], args[1])
+    except Exception as e:  # the library's error, reported, not a traceback
+        lines = str(e).strip().splitlines()
+        sys.stderr.write("%s: %s%s: %s\n" % (
+            os.path.basename(argv[0]), torch_version(), type(e).__name__,
+            lines[0] if lines else "(no message)"))
+        return 1
+    return 0
+
+
+def torch_version():
+    """"torch VERSION: " when torch is loaded, else ""."""
+    t = sys.modules.get("torch")
+    return "torch %s: " % t.__version__ if t is not None else ""
+
+
+def answer(query, in_path, out_path):
+    """Answers a --supports query or computes y; raises on any failure."""
     import h5py
-    prob, g, f = read_case(args[0])
+    prob, g, f = read_case(in_path)
     try:
         if query:
             why = dtype_computed(prob["dtype"])
-            with h5py.File(args[1], "w") as out:
+            with h5py.File(out_path, "w") as out:
                 if why is not None:
                     out.attrs["unsupported"] = why
-            return 0
+            return
         y = compute(prob, g)
     finally:
         f.close()
-    with h5py.File(args[1], "w") as out:
+    with h5py.File(out_path, "w") as out:
         d = out.create_dataset("y", data=y)
         if prob["dtype"] == "bf16":
             d.attrs["encoding"] = "bf16"
-    return 0
 
 
 if __name__ == "__main__":

@@ -27,9 +27,22 @@
  * What it claims: every valid problem whose rank and dtype libtorch
  * computes on this machine, which supports() finds out once per (rank,
  * dtype) by running a tiny conv_transpose (this build: f32 and f64; its
- * CPU kernels have no bf16 or f16 transposed convolution).  Every C++
+ * own CPU kernels have no bf16 or f16 transposed convolution).  Every C++
  * exception becomes IOHW_BACKEND_ERROR with its text in last_error.
  * libtorch runs on one thread (at::set_num_threads(1)).
+ *
+ * The tensor libtorch returns must have the shape PyTorch documents for
+ * ConvTranspose (N, C_out, (in - 1) * S - 2 P + D (K - 1) + A + 1 per axis,
+ * for the arguments passed): anything else is IOHW_BACKEND_ERROR "libtorch
+ * returned [..] where [..] is right", never cropped into y.  On CPUs with
+ * AVX-512 (BW, VL, DQ) libtorch 1.13 sends bf16 conv_transpose to mkldnn's
+ * forward convolution (fixed by pytorch/pytorch#92530, PyTorch 2.0), which
+ * reads the weight as OIHW and errors or returns such a shape.
+ *
+ * IOHW_TORCH_MKLDNN=0 in the environment turns libtorch's mkldnn paths off
+ * (at::globalContext().setUserEnabledMkldnn(false)) so that libtorch picks
+ * the same kernels on every x86-64 CPU; the adapter's tests set it, users'
+ * runs leave libtorch as it ships.
  */
 #include <algorithm>
 #include <cstdio>
@@ -37,6 +50,8 @@
 #include <cstring>
 #include <exception>
 #include <new>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <ATen/ATen.h>
@@ -91,6 +106,35 @@ at::Tensor conv(int rank, const at::Tensor &x, const at::Tensor &w,
         return at::conv_transpose3d(x, w, b, stride, padding, output_padding,
                                     groups, dilation);
     }
+}
+
+/* A tensor of the wrong shape from libtorch (the message says which). */
+struct shape_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/* "[1,4,7,9,10]" */
+std::string shape_text(at::IntArrayRef s)
+{
+    std::string t = "[";
+    for (size_t i = 0; i < s.size(); i++)
+        t += (i > 0 ? "," : "") + std::to_string(s[i]);
+    return t + "]";
+}
+
+/* Throws shape_error unless out has the shape PyTorch's documented
+ * ConvTranspose formula gives for these arguments. */
+void check_shape(const at::Tensor &out, int64_t n, int64_t c_out,
+                 at::IntArrayRef in, at::IntArrayRef k, at::IntArrayRef S,
+                 at::IntArrayRef P, at::IntArrayRef A, at::IntArrayRef D)
+{
+    std::vector<int64_t> want{n, c_out};
+    for (size_t a = 0; a < in.size(); a++)
+        want.push_back((in[a] - 1) * S[a] - 2 * P[a] + D[a] * (k[a] - 1) +
+                       A[a] + 1);
+    if (out.sizes() != at::IntArrayRef(want))
+        throw shape_error("libtorch returned " + shape_text(out.sizes()) +
+                          " where " + shape_text(want) + " is right");
 }
 
 /* The first line of an exception's text (c10 errors carry a backtrace). */
@@ -205,6 +249,9 @@ void compute(const iohw_problem *p, const void *x, const void *w,
         start[a] = pb - P[a];
     }
     at::Tensor full = conv(R, tx, tw, tb, S, P, A, G, D);
+    check_shape(full, p->batch, p->out_channels,
+                at::IntArrayRef(tx.sizes()).slice(2),
+                at::IntArrayRef(tw.sizes()).slice(2), S, P, A, D);
 
     /* Crop (and, beyond torch's limit, extend with bias) into y. */
     bool whole = true;
@@ -243,8 +290,11 @@ static int torch_init(void **ctx)
         return IOHW_OUT_OF_MEMORY;
     try {
         at::set_num_threads(1);
+        const char *mkldnn = std::getenv("IOHW_TORCH_MKLDNN");
+        if (mkldnn != nullptr && std::strcmp(mkldnn, "0") == 0)
+            at::globalContext().setUserEnabledMkldnn(false);
     } catch (...) {
-        /* keep libtorch's default */
+        /* keep libtorch's defaults */
     }
     *ctx = c;
     return IOHW_OK;
@@ -297,6 +347,9 @@ static int torch_run(void *ctx, const iohw_problem *p, const void *x,
     /* Compute; every exception is an error of the backend. */
     try {
         compute(p, x, w, bias, y);
+    } catch (const shape_error &e) {
+        iohw_error_set(&c->err, "%s", e.what());
+        return IOHW_BACKEND_ERROR;
     } catch (const c10::Error &e) {
         record(&c->err, e.what_without_backtrace(), "libtorch: ");
         return IOHW_BACKEND_ERROR;

@@ -19,6 +19,13 @@
  * the stride (XNNPACK's own limit on the adjustment), every size within
  * uint32.  Anything else is UNSUPPORTED.
  *
+ * XNNPACK writes an output whose size it computes itself (its API returns
+ * no shape): run() checks that XNNPACK's documented formula, stride *
+ * (in - 1) + adjustment + (K - 1) * dilation + 1 - padding_top -
+ * padding_bottom per axis, gives the case's shape, and refuses to let it
+ * write y otherwise (IOHW_BACKEND_ERROR "XNNPACK returns [..] where [..] is
+ * right").
+ *
  * XNNPACK may read up to XNN_EXTRA_BYTES past its inputs, so x is copied
  * into a padded buffer (the harness's x may end at a guard page).  The
  * operator runs on the calling thread (no thread pool).
@@ -230,6 +237,28 @@ static void *padded_copy(const void *src, size_t n)
     return d;
 }
 
+/* 0 when XNNPACK's output size formula gives p's output shape ([N, C, H,
+ * W]); otherwise -1 with both shapes in err. */
+static int check_output_shape(const iohw_problem *p, iohw_error *err)
+{
+    int64_t got[2];
+    int same = 1;
+    for (int a = 0; a < 2; a++) {
+        got[a] = p->stride[a] * (p->in_size[a] - 1) + p->output_padding[a] +
+                 (p->kernel[a] - 1) * p->dilation[a] + 1 - p->pad_begin[a] -
+                 p->pad_end[a];
+        same = same && got[a] == p->out_size[a];
+    }
+    if (same)
+        return 0;
+    return iohw_error_set(err, "XNNPACK returns [%lld,%lld,%lld,%lld] where "
+                          "[%lld,%lld,%lld,%lld] is right", (long long)p->batch,
+                          (long long)p->out_channels, (long long)got[0],
+                          (long long)got[1], (long long)p->batch,
+                          (long long)p->out_channels, (long long)p->out_size[0],
+                          (long long)p->out_size[1]);
+}
+
 static int xnnpack_run(void *ctx, const iohw_problem *p, const void *x,
                        const void *w, const void *bias, void *y)
 {
@@ -256,6 +285,8 @@ static int xnnpack_run(void *ctx, const iohw_problem *p, const void *x,
     }
     if (iohw_layout_weight_map(p, &wm, &c->err) != 0)
         return IOHW_INVALID_PROBLEM;
+    if (check_output_shape(p, &c->err) != 0)
+        return IOHW_BACKEND_ERROR;
 
     /* Inputs in XNNPACK's terms, each with its extra bytes. */
     const size_t es = iohw_dtype_size(p->dtype);

@@ -78,5 +78,6 @@ static inline void expect_unsupported(const iohw_loaded_backend *lb, const char 
     cr_expect_str_not_empty(iohw_backend_last_error(lb),
                             "%s refuses '%s' without a reason",
                             lb->table->name, desc);
+}
 
 #endif

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Writes cases/regressions/*.h5, the minimal cases of the library
+# discrepancies docs/CONFORMANCE.md describes, from their descriptors (the
+# same command always writes the same file; tests/test_conformance.c checks
+# that the committed files are what this script writes).
+#   cases/regressions/make.sh [IOHW_BINARY [OUTPUT_DIR]]
+# (default build/iohw, and this script's directory).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+iohw=${1:-$here/../../build/iohw}
+out=${2:-$here}
+
+# XNNPACK D1-D4 (xnnpack.0-5).
+"$iohw" gen --id xnnpack -o "$out/xnnpack.h5" \
+  --problem 'ci=1 co=1 in=1x1 k=1 xl=NHWC fill=special' \
+  --problem 'ci=1 co=1 in=3x3 k=2 xl=NHWC fill=special' \
+  --problem 'ci=1 co=1 in=1x1 k=3x1 s=3x1 pad=2:0x0 xl=NHWC' \
+  --problem 'ci=1 co=1 in=1x1 k=1x3 s=1x3 pad=0x2:0 xl=NHWC' \
+  --problem 'ci=1 co=1 in=1x1 k=3x1 s=3x1 pad=0:2x0 xl=NHWC' \
+  --problem 'ci=2 co=32 in=16x16 k=1 dt=f16 xl=NHWC fill=range seed=813000093'
+
+# oneDNN O1 (onednn.0, CPUs with AVX-512-BF16: subnormals flushed), O2
+# (onednn.1, CPUs with AMX-BF16: a NaN reaches an output no tap of it
+# touches) and O3 (onednn.2, CPUs with AVX-512: an infinite result comes
+# back as NaN).
+"$iohw" gen --id onednn -o "$out/onednn.h5" \
+  --problem 'n=3 ci=8 co=8 g=8 in=24 k=1 dt=bf16 fill=special seed=10000011' \
+  --problem 'ci=1 co=1 in=2 k=2 s=2 dt=bf16 fill=special' \
+  --problem 'ci=1 co=17 in=2x2 k=3x3 s=2 d=2 dt=bf16 fill=special seed=10000429'
+
+# libtorch T1 (CPUs with AVX-512: bf16 conv_transpose sent to mkldnn's
+# forward convolution): an error (torch.0) and a wrong shape (torch.1).
+"$iohw" gen --id torch -o "$out/torch.h5" \
+  --problem 'n=2 ci=5 co=4 in=9 k=4 dt=bf16' \
+  --problem 'ci=4 co=4 g=4 in=3x4x5 k=2x3x2 s=2 d=2x1x1 dt=bf16 xl=NDHWC wl=GOIDHW fill=exact'

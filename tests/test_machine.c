@@ -1,0 +1,94 @@
+/*
+ * tests/test_machine.c - the machine a run names (harness/machine.h).
+ * The features are checked against the kernel's own list (/proc/cpuinfo's
+ * flags use the same names), so the test holds on any x86-64 CPU.  The
+ * reports that carry it and the baseline entries conditioned on it are
+ * tested in test_reports.c.
+ */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/machine.h"
+
+static const char *const NAMES[] = {"fma", "f16c", "avx2", "avx512f", "avx512dq",
+                                    "avx512bw", "avx512vl", "avx512_bf16",
+                                    "avx512_fp16", "amx_tile", "amx_bf16"};
+#define NNAMES (sizeof NAMES / sizeof NAMES[0])
+
+/* /proc/cpuinfo's first "flags" line and "model name" value, or 0. */
+static int cpuinfo(char *flags, size_t nf, char *model, size_t nm)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[8192];
+    flags[0] = model[0] = '\0';
+    if (f == NULL)
+        return 0;
+    while (fgets(line, sizeof line, f) != NULL) {
+        char *colon = strchr(line, ':');
+        if (colon == NULL)
+            continue;
+        char *v = colon + 1 + strspn(colon + 1, " ");
+        v[strcspn(v, "\n")] = '\0';
+        if (flags[0] == '\0' && strncmp(line, "flags", 5) == 0)
+            snprintf(flags, nf, " %s ", v);
+        if (model[0] == '\0' && strncmp(line, "model name", 10) == 0)
+            snprintf(model, nm, "%s", v);
+    }
+    fclose(f);
+    return flags[0] != '\0';
+}
+
+Test(machine, names_exactly_the_features_the_kernel_lists)
+{
+    char flags[8192], model[256], word[64];
+    iohw_machine m;
+    iohw_machine_detect(&m);
+    if (!cpuinfo(flags, sizeof flags, model, sizeof model))
+        cr_skip_test("/proc/cpuinfo has no flags line");
+    for (size_t i = 0; i < NNAMES; i++) {
+        snprintf(word, sizeof word, " %s ", NAMES[i]);
+        cr_expect_eq(iohw_machine_has(&m, NAMES[i]), strstr(flags, word) != NULL,
+                     "%s: machine '%s', /proc/cpuinfo %s", NAMES[i], m.features,
+                     strstr(flags, word) != NULL ? "has it" : "does not");
+        cr_expect(iohw_machine_feature_known(NAMES[i]));
+    }
+    /* The kernel keeps the brand string's inner runs of blanks (older
+     * Intel CPUs pad it: "CPU     E8400  @ 3.00GHz"); the machine's name
+     * has them squeezed. */
+    size_t j = 0;
+    for (size_t i = 0; model[i] != '\0'; i++)
+        if (model[i] != ' ' || (j > 0 && model[j - 1] != ' '))
+            model[j++] = model[i];
+    while (j > 0 && model[j - 1] == ' ')
+        j--;
+    model[j] = '\0';
+    if (model[0] != '\0')
+        cr_expect_str_eq(m.cpu, model);
+    cr_log_info("machine: %s; %s", m.cpu, m.features);
+}
+
+Test(machine, matches_whole_feature_names_only)
+{
+    iohw_machine m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.features, sizeof m.features, "avx2 avx512f avx512_bf16");
+    cr_expect(iohw_machine_has(&m, "avx512f"));
+    cr_expect(iohw_machine_has(&m, "avx512_bf16"));
+    cr_expect(!iohw_machine_has(&m, "avx512"));
+    cr_expect(!iohw_machine_has(&m, "avx"));
+    cr_expect(!iohw_machine_has(&m, "bf16"));
+    cr_expect(!iohw_machine_has(&m, ""));
+    cr_expect(!iohw_machine_has(&m, NULL));
+    cr_expect(!iohw_machine_feature_known("avx512"));
+    cr_expect(!iohw_machine_feature_known("sse2"));
+    char buf[300];
+    cr_expect_str_eq(iohw_machine_describe(&m, buf, sizeof buf),
+                     "unknown CPU; avx2 avx512f avx512_bf16");
+    m.features[0] = '\0';
+    snprintf(m.cpu, sizeof m.cpu, "Some CPU");
+    cr_expect_str_eq(iohw_machine_describe(&m, buf, sizeof buf),
+                     "Some CPU; no AVX2 or later features");
+}
