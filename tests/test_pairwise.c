@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cases/case.h"
 #include "generators/pairwise.h"
 #include "oracle/dtype.h"
+#include "support/shell.h"
 
 /* ---------------------------------------------------------------------- */
 /* Brute force on small factor sets. */
@@ -448,36 +448,14 @@ static int excluded(int f, int a, int g, int b)
     return 0;
 }
 
-static char *run_text(const char *cmd, int *status)
-{
-    FILE *p = popen(cmd, "r");
-    cr_assert(p != NULL, "popen %s", cmd);
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    cr_assert(buf != NULL);
-    size_t got;
-    while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0) {
-        n += got;
-        if (n + 1 == cap) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-            cr_assert(buf != NULL);
-        }
-    }
-    buf[n] = '\0';
-    *status = pclose(p);
-    return buf;
-}
-
 Test(pairwise, every_coexisting_pair_of_factor_values_is_in_the_smoke_suite)
 {
-    char dir[512], cmd[2048];
-    int status;
+    char dir[512];
+    char *out = NULL;
     snprintf(dir, sizeof dir, "%s/pairwise-smoke-%d", IOHW_TEST_TMP, (int)getpid());
-    snprintf(cmd, sizeof cmd, "rm -rf '%s' && '%s' gen --profile smoke -o '%s' --threads 2",
-             dir, IOHW_BIN, dir);
-    char *out = run_text(cmd, &status);
-    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s\n%s", cmd, out);
+    int status = iohw_test_sh(&out, "rm -rf '%s' && '%s' gen --profile smoke -o '%s' "
+                              "--threads 2", dir, IOHW_BIN, dir);
+    cr_assert_eq(status, 0, "iohw gen --profile smoke -o %s\n%s", dir, out);
 
     /* Pairs that can coexist, by the exclusions above. */
     static unsigned char seen[NF][NF][7][7];
@@ -543,6 +521,5 @@ Test(pairwise, every_coexisting_pair_of_factor_values_is_in_the_smoke_suite)
              (long long)coexisting);
     cr_expect(strstr(out, expect) != NULL, "expected '%s' in:\n%s", expect, out);
     free(out);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_expect_eq(system(cmd), 0);
+    cr_expect_eq(iohw_test_sh(NULL, "rm -rf '%s'", dir), 0);
 }
