@@ -20,7 +20,6 @@
 #include "harness/compare.h"
 #include "harness/diagnose.h"
 #include "harness/loader.h"
-#include "harness/repro.h"
 #include "harness/run_internal.h"
 
 /* Fault injection for the tests: IOHW_INJECT_VERIFIER=crash:WHERE or

@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 
 #include "harness/guard.h"
-#include "harness/suite.h"
+#include "harness/listing.h"
 #include "support/hostile_cases.h"
 #include "test_cases_break.h"
 
@@ -138,9 +138,9 @@ Test(hostile_loop, a_file_that_makes_libhdf5_loop_is_invalid_and_the_run_goes_on
     write_heap_loop(loop);
     const char *inputs[] = {good, loop};
     iohw_guard_limits lim = {1.0, 1024};
-    iohw_suite s;
+    iohw_listing s;
     iohw_error e = {{0}};
-    cr_assert_eq(iohw_suite_build_limited(inputs, 2, NULL, 1, 1, &lim, &s, &e), 0, "%s", e.msg);
+    cr_assert_eq(iohw_listing_build_limited(inputs, 2, NULL, 1, 1, &lim, &s, &e), 0, "%s", e.msg);
     cr_assert_eq(s.count, 2);
     cr_expect_str_eq(s.entries[0].id, ID);
     cr_expect_null(s.entries[0].invalid, "%s", s.entries[0].invalid);
@@ -148,7 +148,7 @@ Test(hostile_loop, a_file_that_makes_libhdf5_loop_is_invalid_and_the_run_goes_on
     cr_expect_not_null(strstr(s.entries[1].invalid, loop), "%s", s.entries[1].invalid);
     cr_expect_not_null(strstr(s.entries[1].invalid, "took longer than 1 s (killed)"), "%s",
                        s.entries[1].invalid);
-    iohw_suite_free(&s);
+    iohw_listing_free(&s);
 
     remove(good);
     remove(loop);
