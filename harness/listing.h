@@ -12,9 +12,8 @@
  * Each file is listed in a guarded child process (harness/guard.h: a time
  * limit and a memory limit), so a file that crashes the HDF5 library
  * itself, makes it loop or asks for more memory than the limit also becomes
- * one INVALID entry.  (For the tests, the environment variable
- * IOHW_INJECT_LISTING_CRASH=PATH makes the child listing PATH crash, and
- * IOHW_INJECT_READ_FAULT of guard.h applies.)
+ * one INVALID entry.  (Test builds can make the child listing PATH crash
+ * or hang: harness/test_hook.h, point "read".)
  */
 #ifndef IOHW_LISTING_H
 #define IOHW_LISTING_H
