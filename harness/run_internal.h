@@ -6,8 +6,6 @@
 #ifndef IOHW_RUN_INTERNAL_H
 #define IOHW_RUN_INTERNAL_H
 
-#include <stddef.h>
-
 #include "harness/listing.h"
 #include "harness/run.h"
 
