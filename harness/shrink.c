@@ -108,6 +108,20 @@ int iohw_shrink_same_failure(const iohw_result *original,
     return 1;
 }
 
+int iohw_shrink_related(const iohw_result *a, const iohw_result *b)
+{
+    const char *s;
+    size_t n;
+    if (a->status != b->status)
+        return 0;
+    if (a->diagnosis[0] == '\0' || b->diagnosis[0] == '\0')
+        return a->diagnosis[0] == b->diagnosis[0];
+    for (int i = 0; diag_item(a->diagnosis, i, &s, &n); i++)
+        if (diag_has(b->diagnosis, s, n))
+            return 1;
+    return 0;
+}
+
 /* --- running one case ------------------------------------------------------- */
 
 /* Runs the cases of file selected by filter (NULL: all) through iohw_run;

@@ -79,6 +79,11 @@ void iohw_shrink_result_free(iohw_shrink_result *r);
 int iohw_shrink_same_failure(const iohw_result *original,
                              const iohw_result *candidate);
 
+/* 1 when a and b have the same status and either both no diagnosis or
+ * diagnoses naming some misreading in common (`iohw fuzz`'s classes: one
+ * bug, however many misreadings each case happens to match as well). */
+int iohw_shrink_related(const iohw_result *a, const iohw_result *b);
+
 /* Writes the cases to one case file at path (replacing it only when every
  * write worked). */
 int iohw_shrink_write(const char *path, const iohw_case *const *cases, int n,
