@@ -94,9 +94,12 @@ Test(fuzz, the_draws_reach_the_edges)
         cr_expect_gt(dtypes[t], DRAWS / 20, "dtype %d", t);
 }
 
-static void fuzz_options(iohw_fuzz_options *o, const char *backend,
-                         const char *dir, int64_t cases)
+/* The backend of that name, a fresh output folder, options for both. */
+static void fuzz_options(iohw_fuzz_options *o, const char *name, const char *tag,
+                         char *backend, char *dir, int64_t cases)
 {
+    backend_path(name, backend, 512);
+    out_dir(tag, dir, 512);
     iohw_fuzz_options_init(o);
     o->backend = backend;
     o->out_dir = dir;
@@ -112,9 +115,7 @@ Test(fuzz, a_seeded_fault_is_found_once_and_shrunk)
     iohw_fuzz_options o;
     iohw_fuzz_report r;
     iohw_error err = {{0}};
-    backend_path("fault_no_flip", backend, sizeof backend);
-    out_dir("noflip", dir, sizeof dir);
-    fuzz_options(&o, backend, dir, 32);
+    fuzz_options(&o, "fault_no_flip", "noflip", backend, dir, 32);
     cr_assert_eq(iohw_fuzz(&o, &r, &err), 0, "%s", err.msg);
     cr_expect_eq(r.cases, 32);
     cr_expect_str_eq(r.stopped_by, "cases");
@@ -153,9 +154,7 @@ Test(fuzz, the_same_seed_finds_the_same_failures)
     iohw_fuzz_options o;
     iohw_fuzz_report a, b;
     iohw_error err = {{0}};
-    backend_path("fault_io_swap", backend, sizeof backend);
-    out_dir("again", dir, sizeof dir);
-    fuzz_options(&o, backend, dir, 24);
+    fuzz_options(&o, "fault_io_swap", "again", backend, dir, 24);
     cr_assert_eq(iohw_fuzz(&o, &a, &err), 0, "%s", err.msg);
     cr_assert_eq(iohw_fuzz(&o, &b, &err), 0, "%s", err.msg);
     for (int s = 0; s < IOHW_RESULT_STATUS_COUNT; s++)
@@ -178,9 +177,7 @@ Test(fuzz, the_failure_limit_stops_the_run)
     iohw_fuzz_options o;
     iohw_fuzz_report r;
     iohw_error err = {{0}};
-    backend_path("fault_crash", backend, sizeof backend);
-    out_dir("limit", dir, sizeof dir);
-    fuzz_options(&o, backend, dir, 400);
+    fuzz_options(&o, "fault_crash", "limit", backend, dir, 400);
     o.max_failures = 1;
     cr_assert_eq(iohw_fuzz(&o, &r, &err), 0, "%s", err.msg);
     cr_expect_str_eq(r.stopped_by, "failures");
@@ -213,9 +210,7 @@ Test(fuzz, bad_options_are_refused)
     iohw_fuzz_options o;
     iohw_fuzz_report r;
     iohw_error err = {{0}};
-    backend_path("fault_no_flip", backend, sizeof backend);
-    out_dir("bad", dir, sizeof dir);
-    fuzz_options(&o, backend, dir, 16);
+    fuzz_options(&o, "fault_no_flip", "bad", backend, dir, 16);
     o.filter = "rank=7";
     cr_expect_eq(iohw_fuzz(&o, &r, &err), -1);
     cr_expect(strstr(err.msg, "selects none") != NULL, "%s", err.msg);

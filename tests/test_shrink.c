@@ -45,6 +45,17 @@ static void write_case(const char *desc, const char *tag, char *path, size_t n)
     iohw_case_free(&c);
 }
 
+/* The backend of that name, BIG written to a file, options for both. */
+static void setup(const char *name, const char *tag, char *backend,
+                  char *file, iohw_shrink_options *o)
+{
+    backend_path(name, backend, 512);
+    write_case(BIG, tag, file, 512);
+    iohw_shrink_options_init(o);
+    o->backend = backend;
+    o->tmpdir = IOHW_TEST_TMP;
+}
+
 /* Runs case id of file against backend: its result. */
 static iohw_result run_one(const char *backend, const char *file, const char *id)
 {
@@ -179,10 +190,7 @@ Test(shrink, a_passing_case_is_refused)
     iohw_shrink_options o;
     iohw_shrink_result r;
     iohw_error err = {{0}};
-    backend_path("reference", backend, sizeof backend);
-    write_case(BIG, "pass", file, sizeof file);
-    iohw_shrink_options_init(&o);
-    o.backend = backend;
+    setup("reference", "pass", backend, file, &o);
     cr_assert_eq(iohw_shrink_case(&o, file, "big", &r, &err), -1);
     cr_expect(strstr(err.msg, "is PASS against") != NULL, "%s", err.msg);
     cr_expect(strstr(err.msg, "only a FAIL, ERROR, CRASH or TIMEOUT") != NULL,
@@ -196,10 +204,7 @@ Test(shrink, a_missing_case_is_named)
     iohw_shrink_options o;
     iohw_shrink_result r;
     iohw_error err = {{0}};
-    backend_path("fault_io_swap", backend, sizeof backend);
-    write_case(BIG, "missing", file, sizeof file);
-    iohw_shrink_options_init(&o);
-    o.backend = backend;
+    setup("fault_io_swap", "missing", backend, file, &o);
     cr_assert_eq(iohw_shrink_case(&o, file, "nosuch", &r, &err), -1);
     cr_expect(strstr(err.msg, "nosuch") != NULL, "%s", err.msg);
     unlink(file);
@@ -211,12 +216,8 @@ Test(shrink, the_bound_on_backend_runs_stops_the_search)
     iohw_shrink_options o;
     iohw_shrink_result r;
     iohw_error err = {{0}};
-    backend_path("fault_no_flip", backend, sizeof backend);
-    write_case(BIG, "bound", file, sizeof file);
-    iohw_shrink_options_init(&o);
-    o.backend = backend;
+    setup("fault_no_flip", "bound", backend, file, &o);
     o.max_calls = 4;
-    o.tmpdir = IOHW_TEST_TMP;
     cr_assert_eq(iohw_shrink_case(&o, file, "big", &r, &err), 0, "%s", err.msg);
     cr_expect_eq(r.calls, 4);
     cr_expect_eq(r.budget_hit, 1);
