@@ -37,6 +37,11 @@ double iohw__case_ceiling(double timeout);
 int iohw__read_full(int fd, void *buf, size_t n);
 int iohw__write_full(int fd, const void *buf, size_t n);
 
+/* Exit status of a worker or verifier process that cannot set itself up
+ * (no memory for its state, or its pipes cannot be arranged): 70, sysexits'
+ * EX_SOFTWARE, an internal error rather than anything a backend did. */
+#define IOHW__EXIT_CHILD_SETUP 70
+
 /* _exit for a forked child; coverage builds write their counters first
  * (_exit skips gcov's exit handler). */
 void iohw__exit_child(int code) __attribute__((noreturn));

@@ -8,6 +8,10 @@
 #include <string.h>
 #include <sys/wait.h>
 
+/* A fault below this address is a NULL pointer plus a small offset (the
+ * lowest pages are never mapped). */
+#define NULL_PAGE_BYTES 4096
+
 static const char *const region_names[IOHW_REGION_COUNT] = {"x", "w", "bias",
                                                             "y"};
 
@@ -86,7 +90,7 @@ void iohw_worker_death_message(int wait_status, const iohw_worker_note *note,
         (sig == SIGSEGV || sig == SIGBUS)) {
         uintptr_t addr = note->fault_addr;
         if (!describe_address(note, addr, where, sizeof where)) {
-            if (addr < 4096)
+            if (addr < NULL_PAGE_BYTES)
                 snprintf(where, sizeof where, "at address 0x%llx (a NULL "
                          "pointer?)", (unsigned long long)addr);
             else
