@@ -74,9 +74,9 @@ int iohw__case_fill_valid(const char *s)
 int iohw__case_check_terms(const iohw_problem *p, int64_t terms_max,
                            iohw_error *err)
 {
-    const int64_t want = iohw_oracle_terms_max(p);
-    if (want < 0)
-        return iohw_error_set(err, "cannot compute terms_max (out of memory)");
+    int64_t want;
+    if (iohw_oracle_terms(p, &want, err) != 0)
+        return -1;
     if (terms_max != want)
         return iohw_error_set(err, "terms_max is %lld, but the problem's "
                               "largest output element sums %lld products",

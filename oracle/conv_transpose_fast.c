@@ -372,7 +372,7 @@ int iohw_conv_transpose_fast(const iohw_problem *p, const double *x,
     return 0;
 }
 
-int64_t iohw_oracle_terms_max(const iohw_problem *p)
+int iohw_oracle_terms(const iohw_problem *p, int64_t *terms_max, iohw_error *err)
 {
     /*
      * terms_max = Cg * prod_a max_{o_a} #{k_a : some i_a in [0, L_a) has
@@ -382,10 +382,14 @@ int64_t iohw_oracle_terms_max(const iohw_problem *p)
      * o = i*S + k*D - P for i in its valid range: an arithmetic progression
      * of step S.  A difference array along steps of S (cnt[o] = diff[o] +
      * cnt[o - S]) counts them all in O(O + K) time.
-     * Returns -1 for an invalid problem or when memory runs out.
      */
-    if (p == NULL || iohw_problem_validate(p, NULL) != 0)
-        return -1;
+    if (terms_max == NULL)
+        return iohw_error_set(err, "terms_max: argument terms_max is NULL");
+    *terms_max = -1;
+    if (p == NULL)
+        return iohw_error_set(err, "terms_max: problem is NULL");
+    if (iohw_problem_validate(p, err) != 0)
+        return iohw_error_prefix(err, "terms_max: problem");
     plan pl;
     memset(&pl, 0, sizeof pl);
     plan_axes(p, &pl);
@@ -394,7 +398,8 @@ int64_t iohw_oracle_terms_max(const iohw_problem *p)
         const int64_t O = pl.O[a], S = pl.S[a];
         int64_t *cnt = calloc((size_t)O, sizeof *cnt);
         if (cnt == NULL)
-            return -1;
+            return iohw_error_set(err, "terms_max: out of memory (a count for each "
+                                  "of %lld output positions)", (long long)O);
         /* Mark where each tap's progression starts and ends. */
         for (int64_t k = 0; k < pl.K[a]; k++) {
             int64_t lo, hi;
@@ -418,5 +423,12 @@ int64_t iohw_oracle_terms_max(const iohw_problem *p)
         free(cnt);
         terms = terms * best;
     }
-    return terms;
+    *terms_max = terms;
+    return 0;
+}
+
+int64_t iohw_oracle_terms_max(const iohw_problem *p)
+{
+    int64_t terms;
+    return iohw_oracle_terms(p, &terms, NULL) == 0 ? terms : -1;
 }

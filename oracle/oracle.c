@@ -227,9 +227,8 @@ int iohw_oracle_run_method(const iohw_problem *p, const void *x,
         iohw_layout_from_canonical(&ym, sizeof(double), b.eb, r->err_bound);
     }
     iohw_dtype_from_double(dt, r->y_f64, r->y, ny);
-    r->terms_max = iohw_oracle_terms_max(p);
-    if (r->terms_max < 0) {
-        iohw_error_set(err, "oracle: out of memory computing terms_max");
+    if (iohw_oracle_terms(p, &r->terms_max, err) != 0) {
+        iohw_error_prefix(err, "oracle");
         goto done;
     }
     rc = 0;
