@@ -326,6 +326,8 @@ void iohw_run_summary(const iohw_run_results *r, FILE *out)
     int n = 0, cap = 0;
     for (int64_t i = 0; i < r->count && n >= 0; i++)
         n = count_tags(&r->items[i], &rows, n, &cap);
+    if (n < 0)
+        fprintf(out, "\n(the table by tag is left out: out of memory)\n");
     if (n > 0) {
         qsort(rows, (size_t)n, sizeof *rows, cmp_tag);
         fprintf(out, "\n%-24s %8s %8s %8s\n", "tag", "pass", "fail", "other");

@@ -4,6 +4,8 @@
  */
 #include "harness/worker.h"
 
+#include "harness/run_internal.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -65,6 +67,13 @@ void iohw_worker_death_message(int wait_status, const iohw_worker_note *note,
                                 "was loading the backend or mapping the case's "
                                 "tensors)"
                               : "";
+    if (WIFEXITED(wait_status) && call == IOHW_CALL_NONE &&
+        WEXITSTATUS(wait_status) == IOHW__EXIT_CHILD_SETUP) {
+        snprintf(buf, (size_t)n, "exited with status %d: the worker could not "
+                 "set itself up (no memory for its state, or its pipes could "
+                 "not be arranged)", IOHW__EXIT_CHILD_SETUP);
+        return;
+    }
     if (WIFEXITED(wait_status)) {
         snprintf(buf, (size_t)n, "exited with status %d%s%s",
                  WEXITSTATUS(wait_status), in, outside);
