@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/console.h"
 #include "harness/filter.h"
 #include "harness/run.h"
 #include "reports/reports.h"
@@ -216,7 +217,7 @@ static int set_list(run_args *a, const char *v) { (void)v; a->list = 1; return 0
 static int set_no_diagnose(run_args *a, const char *v) { (void)v; a->o.diagnose = 0; return 0; }
 static int set_allow_empty(run_args *a, const char *v) { (void)v; a->o.allow_empty = 1; return 0; }
 static int set_adapt_layout(run_args *a, const char *v) { (void)v; a->o.adapt_layout = 1; return 0; }
-static int set_quiet(run_args *a, const char *v) { (void)v; a->o.progress = -1; return 0; }
+static int set_quiet(run_args *a, const char *v) { (void)v; a->o.progress = IOHW_PROGRESS_NONE; return 0; }
 
 static const struct run_option {
     const char *name;
@@ -383,7 +384,7 @@ int iohw_cli_run(int argc, char **argv)
     run_args a;
     memset(&a, 0, sizeof a);
     iohw_run_options_init(&a.o);
-    a.o.progress = isatty(2) ? 1 : 0;
+    a.o.progress = isatty(2) ? IOHW_PROGRESS_BAR : IOHW_PROGRESS_LINES;
     a.o.failure_blocks = 1;
     const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
     if (inputs == NULL) {

@@ -16,8 +16,13 @@
 #include "harness/repro.h"
 #include "harness/result.h"
 
+/* Progress modes (iohw_console.mode, iohw_run_options.progress). */
+#define IOHW_PROGRESS_BAR 1      /* a bar redrawn in place (a terminal) */
+#define IOHW_PROGRESS_LINES 0    /* plain periodic lines */
+#define IOHW_PROGRESS_NONE (-1)  /* none (--quiet) */
+
 typedef struct iohw_console {
-    int mode;            /* 1 bar, 0 plain lines, -1 no progress */
+    int mode;            /* IOHW_PROGRESS_* */
     int blocks;          /* print a block for every bad result */
     const char *backend; /* for the __REPRO line */
     FILE *prog, *out;

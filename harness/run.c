@@ -333,7 +333,7 @@ static int schedule(run_state *st)
         free(who);
         return iohw_error_set(st->err, "out of memory starting workers");
     }
-    int cap = st->con.mode == 1 ? POLL_BAR_MS : POLL_IDLE_MS;
+    int cap = st->con.mode == IOHW_PROGRESS_BAR ? POLL_BAR_MS : POLL_IDLE_MS;
     for (;;) {
         /* Start workers and hand out cases. */
         int busy = 0, alive = 0;
