@@ -22,6 +22,14 @@
 #include "cases/h5util.h"
 #include "oracle/oracle.h"
 
+/* Longest fill name: iohw_case.fill is a char[16] with its NUL. */
+#define FILL_NAME_MAX 15
+/* Case ids one file may list (far beyond any real suite); the list is not
+ * grown past it. */
+#define IDS_MAX (1 << 28)
+/* Characters of a name quoted in a message before "...". */
+#define QUOTE_MAX 64
+
 void iohw_case_free(iohw_case *c)
 {
     if (c == NULL)
@@ -62,8 +70,8 @@ int iohw_case_id_valid(const char *s)
 
 int iohw__case_fill_valid(const char *s)
 {
-    const size_t n = strnlen(s, 16);
-    if (n == 0 || n > 15)
+    const size_t n = strnlen(s, FILL_NAME_MAX + 1);
+    if (n == 0 || n > FILL_NAME_MAX)
         return 0;
     for (size_t i = 0; i < n; i++)
         if (!is_alnum(s[i]) && s[i] != '_' && s[i] != '-')
@@ -74,9 +82,9 @@ int iohw__case_fill_valid(const char *s)
 int iohw__case_check_terms(const iohw_problem *p, int64_t terms_max,
                            iohw_error *err)
 {
-    const int64_t want = iohw_oracle_terms_max(p);
-    if (want < 0)
-        return iohw_error_set(err, "cannot compute terms_max (out of memory)");
+    int64_t want;
+    if (iohw_oracle_terms(p, &want, err) != 0)
+        return -1;
     if (terms_max != want)
         return iohw_error_set(err, "terms_max is %lld, but the problem's "
                               "largest output element sums %lld products",
@@ -110,7 +118,7 @@ void iohw__case_ids_sort(iohw_case_file *f)
 int iohw__case_ids_add(iohw_case_file *f, const char *id)
 {
     if (f->count == f->cap) {
-        if (f->cap > (1 << 28))
+        if (f->cap > IDS_MAX)
             return -1;
         int cap = f->cap ? 2 * f->cap : 16;
         char **ids = realloc(f->ids, (size_t)cap * sizeof *ids);
@@ -169,7 +177,7 @@ static void printable(const char *s, char *out, size_t n)
     for (size_t i = 0; s[i] != '\0' && j + 4 < n; i++) {
         unsigned char ch = (unsigned char)s[i];
         out[j++] = ch >= 0x20 && ch < 0x7f ? (char)ch : '?';
-        if (i == 63 && s[i + 1] != '\0') {
+        if (i == QUOTE_MAX - 1 && s[i + 1] != '\0') {
             memcpy(out + j, "...", 3);
             j += 3;
             break;

@@ -40,7 +40,21 @@
 #include "oracle/layout.h"
 #include "oracle/problem.h"
 
-#define NDATASETS 6
+/* The datasets of a case, in the order they are checked: the inputs (x,
+ * w, bias), then the outputs (y in the case dtype, y_f64 and err_bound in
+ * f64). */
+enum { DS_X, DS_W, DS_BIAS, DS_Y, DS_Y_F64, DS_ERR_BOUND, NDATASETS };
+#define IS_INPUT(i) ((i) < DS_Y)
+#define IN_CASE_DTYPE(i) ((i) < DS_Y_F64)
+
+/* The attributes that describe a case beyond its problem (step 3). */
+enum { META_FILL, META_SEED, META_TAGS, META_DESCRIPTOR, META_TERMS_MAX, NMETA };
+
+#define MAX_RANK 3
+/* Longest layout, dtype or fill name: a char[16] with its NUL. */
+#define SHORT_STRING_MAX 15
+/* Longest value of a bf16 dataset's attribute 'encoding' read. */
+#define ENCODING_MAX 64
 
 /* One dataset of a case and what is expected of it. */
 typedef struct ds_spec {
@@ -63,7 +77,7 @@ static int read_layout(hid_t g, const char *name, char *dst,
                        iohw_error *err)
 {
     char *s = NULL;
-    if (iohw__h5_read_string(g, name, 15, &s, err) != 0)
+    if (iohw__h5_read_string(g, name, SHORT_STRING_MAX, &s, err) != 0)
         return -1;
     memcpy(dst, s, strlen(s) + 1);
     free(s);
@@ -73,13 +87,13 @@ static int read_layout(hid_t g, const char *name, char *dst,
 /* Step 2: the problem. */
 static int read_problem(hid_t g, int user, iohw_problem *p, iohw_error *err)
 {
-    int64_t v[3];
+    int64_t v[1];
     iohw_problem_init(p);
 
     /* Rank first: it sets the length of every per-axis attribute. */
     if (iohw__h5_read_ints(g, "rank", 1, v, err) != 0)
         return -1;
-    if (v[0] < 1 || v[0] > 3)
+    if (v[0] < 1 || v[0] > MAX_RANK)
         return iohw_error_set(err, "attribute 'rank' is %lld; it must be 1, "
                               "2 or 3", (long long)v[0]);
     const int R = (int)v[0];
@@ -107,7 +121,7 @@ static int read_problem(hid_t g, int user, iohw_problem *p, iohw_error *err)
         if (iohw__h5_read_ints(g, ints[i].name, ints[i].n, ints[i].dst,
                                err) != 0)
             return -1;
-    for (int a = R; a < 3; a++)
+    for (int a = R; a < MAX_RANK; a++)
         p->stride[a] = p->dilation[a] = 0;
 
     /* Flags and strings. */
@@ -120,7 +134,7 @@ static int read_problem(hid_t g, int user, iohw_problem *p, iohw_error *err)
     p->has_bias = (int32_t)v[0];
     if (read_layout(g, "data_layout", p->data_layout, err) != 0 ||
         read_layout(g, "weight_layout", p->weight_layout, err) != 0 ||
-        iohw__h5_read_string(g, "dtype", 15, &dt, err) != 0)
+        iohw__h5_read_string(g, "dtype", SHORT_STRING_MAX, &dt, err) != 0)
         return -1;
     if (iohw_dtype_parse(dt, &p->dtype) != 0) {
         iohw_error_set(err, "attribute 'dtype' is '%s'; it must be f32, f64, "
@@ -150,9 +164,9 @@ static int read_problem(hid_t g, int user, iohw_problem *p, iohw_error *err)
 static int read_meta(hid_t g, int user, iohw_case *c, int *has_terms,
                      iohw_error *err)
 {
-    const char *names[] = {"fill", "seed", "tags", "descriptor", "terms_max"};
-    int has[5];
-    for (int i = 0; i < 5; i++) {
+    const char *names[NMETA] = {"fill", "seed", "tags", "descriptor", "terms_max"};
+    int has[NMETA];
+    for (int i = 0; i < NMETA; i++) {
         has[i] = iohw__h5_has_attr(g, names[i], err);
         if (has[i] < 0)
             return -1;
@@ -161,8 +175,8 @@ static int read_meta(hid_t g, int user, iohw_case *c, int *has_terms,
     }
 
     char *fill = NULL;
-    if (has[0]) {
-        if (iohw__h5_read_string(g, "fill", 15, &fill, err) != 0)
+    if (has[META_FILL]) {
+        if (iohw__h5_read_string(g, "fill", SHORT_STRING_MAX, &fill, err) != 0)
             return -1;
         if (!iohw__case_fill_valid(fill)) {
             iohw_error_set(err, "attribute 'fill' is '%s'; a fill name is 1 "
@@ -176,16 +190,16 @@ static int read_meta(hid_t g, int user, iohw_case *c, int *has_terms,
         memcpy(c->fill, "user", 5);
     }
     c->seed = 0;
-    if (has[1] && iohw__h5_read_u64(g, "seed", &c->seed, err) != 0)
+    if (has[META_SEED] && iohw__h5_read_u64(g, "seed", &c->seed, err) != 0)
         return -1;
-    if (has[2]) {
+    if (has[META_TAGS]) {
         if (iohw__h5_read_string(g, "tags", IOHW_H5_STRING_MAX, &c->tags,
                                  err) != 0)
             return -1;
     } else if ((c->tags = strdup("")) == NULL) {
         return iohw_error_set(err, "out of memory");
     }
-    if (has[3]) {
+    if (has[META_DESCRIPTOR]) {
         if (iohw__h5_read_string(g, "descriptor", IOHW_H5_STRING_MAX,
                                  &c->descriptor, err) != 0)
             return -1;
@@ -193,9 +207,10 @@ static int read_meta(hid_t g, int user, iohw_case *c, int *has_terms,
         return iohw_error_set(err, "out of memory");
     }
     c->terms_max = 0;
-    if (has[4] && iohw__h5_read_ints(g, "terms_max", 1, &c->terms_max, err) != 0)
+    if (has[META_TERMS_MAX] &&
+        iohw__h5_read_ints(g, "terms_max", 1, &c->terms_max, err) != 0)
         return -1;
-    *has_terms = has[4];
+    *has_terms = has[META_TERMS_MAX];
     return 0;
 }
 
@@ -207,7 +222,7 @@ static int read_meta(hid_t g, int user, iohw_case *c, int *has_terms,
 static int check_terms(const iohw_case *c, int confirmed, iohw_error *err)
 {
     int64_t longest = 0;
-    for (uint32_t a = 0; a < c->p.rank && a < 3; a++)
+    for (uint32_t a = 0; a < c->p.rank && a < MAX_RANK; a++)
         if (c->p.out_size[a] > longest)
             longest = c->p.out_size[a];
     if (longest > IOHW_CASE_TERMS_AXIS_MAX && !confirmed)
@@ -244,39 +259,42 @@ static int plan_datasets(iohw_case *c, unsigned what, ds_spec *ds,
         return -1;
 
     memset(ds, 0, NDATASETS * sizeof *ds);
-    const char *names[NDATASETS] = {"x", "w", "bias", "y", "y_f64",
-                                    "err_bound"};
-    void **dsts[NDATASETS] = {&c->x, &c->w, &c->bias, &c->y,
-                              (void **)&c->y_f64, (void **)&c->err_bound};
+    const char *names[NDATASETS] = {
+        [DS_X] = "x", [DS_W] = "w", [DS_BIAS] = "bias",
+        [DS_Y] = "y", [DS_Y_F64] = "y_f64", [DS_ERR_BOUND] = "err_bound"};
+    void **dsts[NDATASETS] = {
+        [DS_X] = &c->x, [DS_W] = &c->w, [DS_BIAS] = &c->bias, [DS_Y] = &c->y,
+        [DS_Y_F64] = (void **)&c->y_f64, [DS_ERR_BOUND] = (void **)&c->err_bound};
     for (int i = 0; i < NDATASETS; i++) {
-        const iohw_layout_map *m = i == 0 ? &xm : i == 1 ? &wm : &ym;
+        const iohw_layout_map *m = i == DS_X ? &xm : i == DS_W ? &wm : &ym;
         ds[i].name = names[i];
         ds[i].dst = dsts[i];
-        ds[i].dt = i < 4 ? p->dtype : IOHW_F64;
+        ds[i].dt = IN_CASE_DTYPE(i) ? p->dtype : IOHW_F64;
         ds[i].ndim = m->ndim;
         memcpy(ds[i].shape, m->shape, sizeof m->shape);
         ds[i].count = m->count;
-        ds[i].required = i < 3 || !user;
-        ds[i].load = i < 3 ? load_in : load_out;
-        if (i < 4)
+        ds[i].required = IS_INPUT(i) || !user;
+        ds[i].load = IS_INPUT(i) ? load_in : load_out;
+        if (IN_CASE_DTYPE(i))
             snprintf(ds[i].who, sizeof ds[i].who, "the case dtype %s",
                      iohw_dtype_name(p->dtype));
         else
             snprintf(ds[i].who, sizeof ds[i].who, "this dataset");
     }
-    snprintf(ds[0].needs, sizeof ds[0].needs, "the data layout '%s'",
+    snprintf(ds[DS_X].needs, sizeof ds[DS_X].needs, "the data layout '%s'",
              p->data_layout);
-    snprintf(ds[1].needs, sizeof ds[1].needs, "the weight layout '%s'",
+    snprintf(ds[DS_W].needs, sizeof ds[DS_W].needs, "the weight layout '%s'",
              p->weight_layout);
-    for (int i = 3; i < NDATASETS; i++)
+    for (int i = DS_Y; i < NDATASETS; i++)
         snprintf(ds[i].needs, sizeof ds[i].needs, "the data layout '%s' with "
                  "C = out_channels", p->data_layout);
     /* bias: [C_out], only with has_bias. */
-    ds[2].ndim = 1;
-    ds[2].shape[0] = p->out_channels;
-    ds[2].count = p->out_channels;
-    ds[2].required = p->has_bias;
-    snprintf(ds[2].needs, sizeof ds[2].needs, "out_channels = %lld",
+    ds_spec *b = &ds[DS_BIAS];
+    b->ndim = 1;
+    b->shape[0] = p->out_channels;
+    b->count = p->out_channels;
+    b->required = p->has_bias;
+    snprintf(b->needs, sizeof b->needs, "out_channels = %lld",
              (long long)p->out_channels);
     return 0;
 }
@@ -313,87 +331,83 @@ static int check_storage(hid_t d, hid_t dcpl, const ds_spec *s, iohw_error *err)
     return 0;
 }
 
-/* Step 4 for one open dataset. */
-static int check_dataset(hid_t d, const ds_spec *s, iohw_error *err)
+/* Step 4, shape: a simple dataspace of exactly s's shape. */
+static int check_shape(hid_t space, const ds_spec *s, iohw_error *err)
 {
     hsize_t dims[H5S_MAX_RANK];
     char have[128], need[128];
-    hid_t space = -1, type = -1, dcpl = -1;
-    int rc = -1;
-    if ((space = H5Dget_space(d)) < 0 || (type = H5Dget_type(d)) < 0 ||
-        (dcpl = H5Dget_create_plist(d)) < 0) {
-        iohw__h5_fail(err, "could not be inspected");
-        goto done;
-    }
-
-    /* Shape. */
     hsize_t want[IOHW_LAYOUT_MAX_DIMS];
     for (int a = 0; a < s->ndim; a++)
         want[a] = (hsize_t)s->shape[a];
     format_shape(need, sizeof need, s->ndim, want);
     H5S_class_t cls = H5Sget_simple_extent_type(space);
-    if (cls != H5S_SIMPLE) {
-        iohw_error_set(err, "is %s, but %s needs %s",
-                       cls == H5S_SCALAR ? "a scalar" : "empty (no extent)",
-                       s->needs, need);
-        goto done;
-    }
+    if (cls != H5S_SIMPLE)
+        return iohw_error_set(err, "is %s, but %s needs %s",
+                              cls == H5S_SCALAR ? "a scalar" : "empty (no extent)",
+                              s->needs, need);
     int ndim = H5Sget_simple_extent_dims(space, dims, NULL);
-    if (ndim < 0) {
-        iohw__h5_fail(err, "shape could not be read");
-        goto done;
-    }
+    if (ndim < 0)
+        return iohw__h5_fail(err, "shape could not be read");
     int same = ndim == s->ndim;
     for (int a = 0; same && a < ndim; a++)
         same = dims[a] == want[a];
     if (!same) {
         format_shape(have, sizeof have, ndim, dims);
-        iohw_error_set(err, "has shape %s but %s needs %s", have, s->needs,
-                       need);
-        goto done;
+        return iohw_error_set(err, "has shape %s but %s needs %s", have, s->needs,
+                              need);
     }
+    return 0;
+}
 
-    /* Type, and the encoding of bf16. */
-    if (iohw__h5_check_type(type, s->dt, s->who, err) != 0)
-        goto done;
-    if (s->dt == IOHW_BF16) {
-        char *enc = NULL;
-        int has = iohw__h5_has_attr(d, "encoding", err);
-        if (has < 0)
-            goto done;
-        if (!has) {
-            iohw_error_set(err, "has no attribute 'encoding' (a bf16 dataset "
-                           "needs encoding = \"bf16\")");
-            goto done;
-        }
-        if (iohw__h5_read_string(d, "encoding", 64, &enc, err) != 0)
-            goto done;
-        if (strcmp(enc, "bf16") != 0) {
-            iohw_error_set(err, "has encoding '%s', but a bf16 dataset needs "
-                           "encoding = \"bf16\"", enc);
-            free(enc);
-            goto done;
-        }
+/* Step 4, bf16: the dataset says encoding = "bf16". */
+static int check_bf16_encoding(hid_t d, iohw_error *err)
+{
+    char *enc = NULL;
+    int has = iohw__h5_has_attr(d, "encoding", err);
+    if (has < 0)
+        return -1;
+    if (!has)
+        return iohw_error_set(err, "has no attribute 'encoding' (a bf16 dataset "
+                              "needs encoding = \"bf16\")");
+    if (iohw__h5_read_string(d, "encoding", ENCODING_MAX, &enc, err) != 0)
+        return -1;
+    if (strcmp(enc, "bf16") != 0) {
+        iohw_error_set(err, "has encoding '%s', but a bf16 dataset needs "
+                       "encoding = \"bf16\"", enc);
         free(enc);
+        return -1;
     }
+    free(enc);
+    return 0;
+}
 
-    /* Storage inside this file. */
+/* Step 4, storage: inside this file, and as much as the shape needs. */
+static int check_in_file(hid_t d, hid_t dcpl, const ds_spec *s, iohw_error *err)
+{
     H5D_layout_t layout = H5Pget_layout(dcpl);
     if (layout != H5D_COMPACT && layout != H5D_CONTIGUOUS &&
-        layout != H5D_CHUNKED) {
-        iohw_error_set(err, "uses virtual storage; case files keep their "
-                       "data in themselves");
-        goto done;
-    }
-    if (H5Pget_external_count(dcpl) != 0) {
-        iohw_error_set(err, "keeps its data in external files; case files "
-                       "keep their data in themselves");
-        goto done;
-    }
-    if (check_storage(d, dcpl, s, err) != 0)
-        goto done;
-    rc = 0;
-done:
+        layout != H5D_CHUNKED)
+        return iohw_error_set(err, "uses virtual storage; case files keep their "
+                              "data in themselves");
+    if (H5Pget_external_count(dcpl) != 0)
+        return iohw_error_set(err, "keeps its data in external files; case files "
+                              "keep their data in themselves");
+    return check_storage(d, dcpl, s, err);
+}
+
+/* Step 4 for one open dataset: shape, type, storage. */
+static int check_dataset(hid_t d, const ds_spec *s, iohw_error *err)
+{
+    hid_t space = -1, type = -1, dcpl = -1;
+    int rc = -1;
+    if ((space = H5Dget_space(d)) < 0 || (type = H5Dget_type(d)) < 0 ||
+        (dcpl = H5Dget_create_plist(d)) < 0)
+        iohw__h5_fail(err, "could not be inspected");
+    else if (check_shape(space, s, err) == 0
+             && iohw__h5_check_type(type, s->dt, s->who, err) == 0
+             && (s->dt != IOHW_BF16 || check_bf16_encoding(d, err) == 0)
+             && check_in_file(d, dcpl, s, err) == 0)
+        rc = 0;
     iohw__h5_close(dcpl);
     iohw__h5_close(type);
     iohw__h5_close(space);
@@ -449,7 +463,7 @@ static int read_datasets(hid_t g, unsigned what, iohw_case *c,
                 if (!has && s->required)
                     return iohw_error_set(err, "dataset '%s' is missing",
                                           s->name);
-                if (has && i == 2 && !c->p.has_bias)
+                if (has && i == DS_BIAS && !c->p.has_bias)
                     return iohw_error_set(err, "dataset 'bias' is present "
                                           "but has_bias is 0");
                 s->present = has;
@@ -466,13 +480,13 @@ static int read_datasets(hid_t g, unsigned what, iohw_case *c,
             H5Dclose(d);
             if (rc != 0)
                 return name_first(err, s->name);
-            if (i >= 3)
+            if (!IS_INPUT(i))
                 *confirmed = 1;  /* an output's size is backed by the file */
         }
     }
     if (c->err_bound != NULL &&
         iohw__case_check_err_bound("dataset 'err_bound'", c->err_bound,
-                                   ds[5].count, err) != 0)
+                                   ds[DS_ERR_BOUND].count, err) != 0)
         return -1;
     return 0;
 }

@@ -100,100 +100,124 @@ static int input_reads_safely(const char *in)
     return ok;
 }
 
-int iohw_cli_oracle(int argc, char **argv)
-{
-    const char *in = NULL;
-    const char *out = NULL;
-    int threads = iohw_cli_default_threads();
-    iohw_case_file *fin = NULL;
-    iohw_case_file *fout = NULL;
-    iohw_error e;
-    int bad = 0;
-    int written = 0;
+/* What the command line asks for. */
+typedef struct oracle_args {
+    const char *in;
+    const char *out;
+    int threads;
+} oracle_args;
 
-    /* Options. */
+/* Parses the arguments into a; 0, 1 after --help, or IOHW_EXIT_USAGE after
+ * a usage message. */
+static int parse_args(int argc, char **argv, oracle_args *a)
+{
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int r;
         if (iohw_cli_is_help(argv[i])) {
             fputs(iohw_cli_oracle_help, stdout);
-            return IOHW_EXIT_OK;
+            return 1;
         }
         if ((r = iohw_cli_option("oracle", argc, argv, &i, "--output", "-o", &v)) != 0) {
             if (r < 0)
                 return IOHW_EXIT_USAGE;
-            out = v;
+            a->out = v;
         } else if ((r = iohw_cli_option("oracle", argc, argv, &i, "--threads", NULL, &v)) != 0) {
-            if (r < 0 || iohw_cli_parse_threads("oracle", v, &threads) != 0)
+            if (r < 0 || iohw_cli_parse_threads("oracle", v, &a->threads) != 0)
                 return IOHW_EXIT_USAGE;
         } else if (strcmp(argv[i], "--definition") == 0) {
             setenv(IOHW_ORACLE_ENV, "definition", 1);
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             return iohw_cli_usage("oracle", "unknown option '%s'", argv[i]);
-        } else if (in == NULL) {
-            in = argv[i];
+        } else if (a->in == NULL) {
+            a->in = argv[i];
         } else {
             return iohw_cli_usage("oracle", "unexpected argument '%s' (one input file only)",
                                   argv[i]);
         }
     }
-    if (in == NULL)
+    if (a->in == NULL)
         return iohw_cli_usage("oracle", "missing the input file IN.h5");
-    if (out == NULL)
+    if (a->out == NULL)
         return iohw_cli_usage("oracle", "missing -o OUT.h5");
-    if (same_file(in, out))
+    if (same_file(a->in, a->out))
         return iohw_cli_usage("oracle", "-o '%s' is the input file; write to another file",
-                              out);
+                              a->out);
+    return 0;
+}
 
-    /* Open the input first: a missing or bad input writes nothing. */
-    if (!input_reads_safely(in))
-        return IOHW_EXIT_USAGE;
-    fin = iohw_case_file_open(in, &e);
-    if (fin == NULL) {
-        iohw_cli_error("oracle: %s", e.msg);
-        return IOHW_EXIT_USAGE;
-    }
-    fout = iohw_case_file_create(out, &e);
-    if (fout == NULL) {
-        iohw_cli_error("oracle: %s", e.msg);
-        iohw_case_file_close(fin, NULL);
-        return IOHW_EXIT_USAGE;
-    }
-
-    /* Complete every case; a bad one is reported and skipped. */
+/* Completes every case of fin into fout; a bad one is reported, counted in
+ * *bad and skipped.  0, or -1 when fout itself failed (nothing more can be
+ * written). */
+static int complete_cases(const oracle_args *a, iohw_case_file *fin, iohw_case_file *fout,
+                          int *written, int *bad)
+{
+    iohw_error e;
     const int count = iohw_case_file_count(fin);
     for (int j = 0; j < count; j++) {
         const char *id = iohw_case_file_id(fin, j);
         iohw_case c;
         if (iohw_case_file_read(fin, id, IOHW_READ_USER | IOHW_READ_INPUTS, &c, &e) != 0) {
             iohw_cli_error("oracle: %s", e.msg);
-            bad++;
+            (*bad)++;
             continue;
         }
-        if (iohw_complete_case(&c, threads, &e) != 0) {
-            iohw_cli_error("oracle: %s: %s", in, e.msg);
+        if (iohw_complete_case(&c, a->threads, &e) != 0) {
+            iohw_cli_error("oracle: %s: %s", a->in, e.msg);
             iohw_case_free(&c);
-            bad++;
+            (*bad)++;
             continue;
         }
         if (iohw_case_file_write(fout, &c, &e) != 0) {
-            /* The output file itself failed: nothing more can be written. */
             iohw_cli_error("oracle: %s", e.msg);
             iohw_case_free(&c);
-            iohw_case_file_abandon(fout);
-            iohw_case_file_close(fin, NULL);
-            return IOHW_EXIT_USAGE;
+            return -1;
         }
-        printf("%s:%s  %s\n", out, c.id, c.descriptor);
-        written++;
+        printf("%s:%s  %s\n", a->out, c.id, c.descriptor);
+        (*written)++;
         iohw_case_free(&c);
     }
+    return 0;
+}
+
+int iohw_cli_oracle(int argc, char **argv)
+{
+    oracle_args a = {NULL, NULL, iohw_cli_default_threads()};
+    iohw_case_file *fin = NULL;
+    iohw_case_file *fout = NULL;
+    iohw_error e;
+    int bad = 0;
+    int written = 0;
+
+    int rc = parse_args(argc, argv, &a);
+    if (rc != 0)
+        return rc == 1 ? IOHW_EXIT_OK : rc;
+
+    /* Open the input first: a missing or bad input writes nothing. */
+    if (!input_reads_safely(a.in))
+        return IOHW_EXIT_USAGE;
+    fin = iohw_case_file_open(a.in, &e);
+    if (fin == NULL) {
+        iohw_cli_error("oracle: %s", e.msg);
+        return IOHW_EXIT_USAGE;
+    }
+    fout = iohw_case_file_create(a.out, &e);
+    if (fout == NULL) {
+        iohw_cli_error("oracle: %s", e.msg);
+        iohw_case_file_close(fin, NULL);
+        return IOHW_EXIT_USAGE;
+    }
+
+    const int count = iohw_case_file_count(fin);
+    rc = complete_cases(&a, fin, fout, &written, &bad);
     iohw_case_file_close(fin, NULL);
-    if (written == 0 && bad > 0) {
-        /* Nothing completed: an existing output stays as it was. */
+    if (rc != 0 || (written == 0 && bad > 0)) {
+        /* Nothing completed, or the output failed: an existing output
+         * stays as it was. */
         iohw_case_file_abandon(fout);
-        iohw_cli_error("oracle: none of the %d cases of %s could be completed; %s not "
-                       "written", count, in, out);
+        if (rc == 0)
+            iohw_cli_error("oracle: none of the %d cases of %s could be completed; %s "
+                           "not written", count, a.in, a.out);
         return IOHW_EXIT_USAGE;
     }
     if (iohw_case_file_close(fout, &e) != 0) {
@@ -202,7 +226,7 @@ int iohw_cli_oracle(int argc, char **argv)
     }
     if (bad > 0) {
         iohw_cli_error("oracle: %d of %d cases of %s could not be completed; %d written to %s",
-                       bad, count, in, written, out);
+                       bad, count, a.in, written, a.out);
         return IOHW_EXIT_USAGE;
     }
     return IOHW_EXIT_OK;

@@ -65,49 +65,46 @@ const char iohw_cli_report_help[] =
     "  iohw report merge s1.json s2.json -o all.json --html all.html\n"
     "  iohw report diff yesterday.json all.json\n";
 
-static int cmd_merge(int argc, char **argv)
+/* The options of `report merge` into out_opt, the reports into paths.  0,
+ * or IOHW_EXIT_USAGE after a usage message. */
+static int parse_merge_args(int argc, char **argv, iohw_report_options *out_opt,
+                            const char **paths, int *npaths)
 {
     const char *cmd = "report merge";
-    iohw_report_options out_opt = {0};
-    const char **paths = calloc((size_t)argc, sizeof *paths);
-    int npaths = 0, status = IOHW_EXIT_USAGE;
-    if (paths == NULL) {
-        iohw_cli_error("%s: out of memory", cmd);
-        return IOHW_EXIT_USAGE;
-    }
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int m;
         if ((m = iohw_cli_option(cmd, argc, argv, &i, "--output", "-o", &v)) != 0)
-            out_opt.json = v;
+            out_opt->json = v;
         else if ((m = iohw_cli_option(cmd, argc, argv, &i, "--junit", NULL, &v)) != 0)
-            out_opt.junit = v;
+            out_opt->junit = v;
         else if ((m = iohw_cli_option(cmd, argc, argv, &i, "--html", NULL, &v)) != 0)
-            out_opt.html = v;
+            out_opt->html = v;
         else if ((m = iohw_cli_option(cmd, argc, argv, &i, "--markdown", NULL, &v)) != 0)
-            out_opt.markdown = v;
-        else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            free(paths);
+            out_opt->markdown = v;
+        else if (argv[i][0] == '-' && argv[i][1] != '\0')
             return iohw_cli_usage(cmd, "unknown option '%s'", argv[i]);
-        } else
-            paths[npaths++] = argv[i];
-        if (m < 0) {
-            free(paths);
+        else
+            paths[(*npaths)++] = argv[i];
+        if (m < 0)
             return IOHW_EXIT_USAGE;
-        }
     }
-    if (npaths == 0 || out_opt.json == NULL) {
-        free(paths);
-        return iohw_cli_usage(cmd, npaths == 0 ? "no report to merge"
-                                              : "missing -o OUT.json");
-    }
+    if (*npaths == 0 || out_opt->json == NULL)
+        return iohw_cli_usage(cmd, *npaths == 0 ? "no report to merge"
+                                               : "missing -o OUT.json");
+    return 0;
+}
 
-    /* Read every report, merge, write. */
+/* Reads every report, merges them and writes the merged reports; the exit
+ * status. */
+static int merge_reports(const char **paths, int npaths, const iohw_report_options *out_opt)
+{
+    const char *cmd = "report merge";
     iohw_report *reps = calloc((size_t)npaths, sizeof *reps);
     const iohw_report **in = calloc((size_t)npaths, sizeof *in);
     iohw_report merged = {0};
     iohw_error err = {{0}};
-    int nread = 0;
+    int nread = 0, status = IOHW_EXIT_USAGE;
     if (reps == NULL || in == NULL) {
         iohw_cli_error("%s: out of memory", cmd);
         goto done;
@@ -125,8 +122,8 @@ static int cmd_merge(int argc, char **argv)
         goto done;
     }
     iohw_report_options o = merged.options;
-    o.json = out_opt.json, o.junit = out_opt.junit;
-    o.html = out_opt.html, o.markdown = out_opt.markdown;
+    o.json = out_opt->json, o.junit = out_opt->junit;
+    o.html = out_opt->html, o.markdown = out_opt->markdown;
     o.sources = paths, o.nsources = npaths;
     if (iohw_reports_write(&merged.results, &o, &err) != 0) {
         iohw_cli_error("%s: %s", cmd, err.msg);
@@ -146,6 +143,21 @@ done:
     iohw_report_free(&merged);
     free(reps);
     free(in);
+    return status;
+}
+
+static int cmd_merge(int argc, char **argv)
+{
+    iohw_report_options out_opt = {0};
+    const char **paths = calloc((size_t)argc, sizeof *paths);
+    int npaths = 0;
+    if (paths == NULL) {
+        iohw_cli_error("report merge: out of memory");
+        return IOHW_EXIT_USAGE;
+    }
+    int status = parse_merge_args(argc, argv, &out_opt, paths, &npaths);
+    if (status == 0)
+        status = merge_reports(paths, npaths, &out_opt);
     free(paths);
     return status;
 }

@@ -127,25 +127,14 @@ const char iohw_cli_run_help[] =
     "  iohw run --backend ./libmine.so suite/ --baseline known.txt \\\n"
     "      --junit junit.xml --json run.json --html run.html\n";
 
-/* --junit, --json, --html, --markdown, --baseline: 1 when argv[*i] is one
- * of them, 0 when not, -1 after a usage message. */
-static int report_option(int argc, char **argv, int *i, iohw_report_options *ro,
-                         const char **baseline)
-{
-    static const char *const names[] = {"--junit", "--json", "--html", "--markdown",
-                                        "--baseline"};
-    const char **slots[] = {&ro->junit, &ro->json, &ro->html, &ro->markdown, baseline};
-    for (int k = 0; k < 5; k++) {
-        const char *v = NULL;
-        int m = iohw_cli_option("run", argc, argv, i, names[k], NULL, &v);
-        if (m != 0) {
-            if (m > 0)
-                *slots[k] = v;
-            return m;
-        }
-    }
-    return 0;
-}
+/* What the command line asks for. */
+typedef struct run_args {
+    iohw_run_options o;       /* o.inputs: the operands, in order */
+    iohw_report_options ro;
+    const char *baseline;     /* --baseline F, or NULL */
+    int list;                 /* --list */
+    int memory_limit_given;   /* --memory-limit */
+} run_args;
 
 static int parse_int(const char *text, long long lo, long long hi,
                      long long *v)
@@ -158,194 +147,274 @@ static int parse_int(const char *text, long long lo, long long hi,
     return 0;
 }
 
-/* Parses the options into o and the flags; returns 0, 1 after --help, or
- * IOHW_EXIT_USAGE after a usage message. */
-static int parse_args(int argc, char **argv, iohw_run_options *o,
-                      const char **inputs, int *list, iohw_report_options *ro,
-                      const char **baseline)
+/*
+ * The options.  Each has a setter that takes its value (NULL for a flag)
+ * and returns 0, or IOHW_EXIT_USAGE after a usage message.  A new option is
+ * a setter and one line in OPTIONS (and its lines in the help text above).
+ */
+typedef int (*option_setter)(run_args *a, const char *v);
+
+static int set_jobs(run_args *a, const char *v)
 {
-    const char *v = NULL;
     long long n;
+    if (parse_int(v, 1, IOHW_JOBS_MAX, &n) != 0)
+        return iohw_cli_usage("run", "--jobs '%s': expected an integer "
+                              "from 1 to %d", v, IOHW_JOBS_MAX);
+    a->o.jobs = (int)n;
+    return 0;
+}
+
+static int set_shard(run_args *a, const char *v)
+{
     iohw_error err = {{0}};
+    if (iohw_shard_parse(v, &a->o.shard_index, &a->o.shard_count, &err) != 0)
+        return iohw_cli_usage("run", "--shard: %s", err.msg);
+    return 0;
+}
+
+static int set_timeout(run_args *a, const char *v)
+{
+    char *end = NULL;
+    double t = strtod(v, &end);
+    if (v[0] == '\0' || *end != '\0' || !(t >= 0) || isinf(t))
+        return iohw_cli_usage("run", "--timeout '%s': expected a number "
+                              "of seconds >= 0", v);
+    a->o.timeout = t;
+    a->o.timeout_scaled = 0;
+    return 0;
+}
+
+static int set_memory_limit(run_args *a, const char *v)
+{
+    long long n;
+    if (parse_int(v, 0, (long long)1 << 40, &n) != 0)
+        return iohw_cli_usage("run", "--memory-limit '%s': expected a "
+                              "number of megabytes (0: no limit)", v);
+    a->o.memory_limit_mb = n;
+    a->memory_limit_given = 1;
+    return 0;
+}
+
+static int set_breaker(run_args *a, const char *v)
+{
+    long long n;
+    if (parse_int(v, 0, 1000000, &n) != 0)
+        return iohw_cli_usage("run", "--breaker '%s': expected a number "
+                              "of TIMEOUTs (0: off)", v);
+    a->o.breaker = (int)n;
+    return 0;
+}
+
+/* Options whose value is a name or a path, kept as given. */
+static int set_backend(run_args *a, const char *v) { a->o.backend = v; return 0; }
+static int set_filter(run_args *a, const char *v) { a->o.filter = v; return 0; }
+static int set_journal(run_args *a, const char *v) { a->o.journal = v; return 0; }
+static int set_junit(run_args *a, const char *v) { a->ro.junit = v; return 0; }
+static int set_json(run_args *a, const char *v) { a->ro.json = v; return 0; }
+static int set_html(run_args *a, const char *v) { a->ro.html = v; return 0; }
+static int set_markdown(run_args *a, const char *v) { a->ro.markdown = v; return 0; }
+static int set_baseline(run_args *a, const char *v) { a->baseline = v; return 0; }
+
+/* Flags (v is NULL). */
+static int set_resume(run_args *a, const char *v) { (void)v; a->o.resume = 1; return 0; }
+static int set_list(run_args *a, const char *v) { (void)v; a->list = 1; return 0; }
+static int set_no_diagnose(run_args *a, const char *v) { (void)v; a->o.diagnose = 0; return 0; }
+static int set_allow_empty(run_args *a, const char *v) { (void)v; a->o.allow_empty = 1; return 0; }
+static int set_adapt_layout(run_args *a, const char *v) { (void)v; a->o.adapt_layout = 1; return 0; }
+static int set_quiet(run_args *a, const char *v) { (void)v; a->o.progress = IOHW_PROGRESS_NONE; return 0; }
+static int set_shrink(run_args *a, const char *v) { a->o.shrink = 1; a->o.shrink_dir = v; return 0; }
+
+#define OPTIONAL_VALUE 2
+
+static const struct run_option {
+    const char *name;
+    const char *short_name;  /* or NULL */
+    int takes_value;         /* 1: --name V or --name=V; 0: a flag;
+                                OPTIONAL_VALUE: --name or --name=V */
+    option_setter set;
+} OPTIONS[] = {
+    {"--backend", NULL, 1, set_backend},
+    {"--filter", NULL, 1, set_filter},
+    {"--jobs", "-j", 1, set_jobs},
+    {"--shard", NULL, 1, set_shard},
+    {"--timeout", NULL, 1, set_timeout},
+    {"--memory-limit", NULL, 1, set_memory_limit},
+    {"--breaker", NULL, 1, set_breaker},
+    {"--journal", NULL, 1, set_journal},
+    {"--junit", NULL, 1, set_junit},
+    {"--json", NULL, 1, set_json},
+    {"--html", NULL, 1, set_html},
+    {"--markdown", NULL, 1, set_markdown},
+    {"--baseline", NULL, 1, set_baseline},
+    {"--resume", NULL, 0, set_resume},
+    {"--list", NULL, 0, set_list},
+    {"--no-diagnose", NULL, 0, set_no_diagnose},
+    {"--allow-empty", NULL, 0, set_allow_empty},
+    {"--adapt-layout", NULL, 0, set_adapt_layout},
+    {"--quiet", "-q", 0, set_quiet},
+    {"--shrink", NULL, OPTIONAL_VALUE, set_shrink},
+};
+
+#define NOT_AN_OPTION (-1)
+
+/* Applies argv[*i] when it is one of OPTIONS (advancing *i past a separate
+ * value): 0, IOHW_EXIT_USAGE after a usage message, or NOT_AN_OPTION. */
+static int apply_option(int argc, char **argv, int *i, run_args *a)
+{
+    const char *arg = argv[*i];
+    for (size_t k = 0; k < sizeof OPTIONS / sizeof OPTIONS[0]; k++) {
+        const struct run_option *opt = &OPTIONS[k];
+        const char *v = NULL;
+        int m;
+        size_t n = strlen(opt->name);
+        if (opt->takes_value == OPTIONAL_VALUE && strncmp(arg, opt->name, n) == 0
+            && arg[n] == '=')
+            m = 1, v = arg + n + 1;
+        else if (opt->takes_value == 1)
+            m = iohw_cli_option("run", argc, argv, i, opt->name, opt->short_name, &v);
+        else
+            m = strcmp(arg, opt->name) == 0
+                || (opt->short_name != NULL && strcmp(arg, opt->short_name) == 0);
+        if (m < 0)
+            return IOHW_EXIT_USAGE;
+        if (m > 0)
+            return opt->set(a, v);
+    }
+    return NOT_AN_OPTION;
+}
+
+/* Parses the arguments into a, the operands into inputs; returns 0, 1
+ * after --help, or IOHW_EXIT_USAGE after a usage message. */
+static int parse_args(int argc, char **argv, run_args *a, const char **inputs)
+{
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int k;
-        if (iohw_cli_is_help(a)) {
+        const char *arg = argv[i];
+        if (iohw_cli_is_help(arg)) {
             fputs(iohw_cli_run_help, stdout);
             return 1;
         }
-        if ((k = iohw_cli_option("run", argc, argv, &i, "--backend", NULL, &v)) != 0) {
-            if (k < 0)
-                return IOHW_EXIT_USAGE;
-            o->backend = v;
-        } else if ((k = iohw_cli_option("run", argc, argv, &i, "--filter", NULL, &v)) != 0) {
-            if (k < 0)
-                return IOHW_EXIT_USAGE;
-            o->filter = v;
-        } else if ((k = iohw_cli_option("run", argc, argv, &i, "--jobs", "-j", &v)) != 0) {
-            if (k < 0)
-                return IOHW_EXIT_USAGE;
-            if (parse_int(v, 1, IOHW_JOBS_MAX, &n) != 0)
-                return iohw_cli_usage("run", "--jobs '%s': expected an integer "
-                                      "from 1 to %d", v, IOHW_JOBS_MAX);
-            o->jobs = (int)n;
-        } else if ((k = iohw_cli_option("run", argc, argv, &i, "--shard", NULL, &v)) != 0) {
-            if (k < 0)
-                return IOHW_EXIT_USAGE;
-            if (iohw_shard_parse(v, &o->shard_index, &o->shard_count, &err) != 0)
-                return iohw_cli_usage("run", "--shard: %s", err.msg);
-        } else if ((k = iohw_cli_option("run", argc, argv, &i, "--timeout", NULL, &v)) != 0) {
-            if (k < 0)
-                return IOHW_EXIT_USAGE;
-            char *end = NULL;
-            double t = strtod(v, &end);
-            if (v[0] == '\0' || *end != '\0' || !(t >= 0) || isinf(t))
-                return iohw_cli_usage("run", "--timeout '%s': expected a number "
-                                      "of seconds >= 0", v);
-            o->timeout = t;
-            o->timeout_scaled = 0;
-        } else if ((k = iohw_cli_option("run", argc, argv, &i, "--memory-limit", NULL, &v)) != 0) {
-            if (k < 0)
-                return IOHW_EXIT_USAGE;
-            if (parse_int(v, 0, (long long)1 << 40, &n) != 0)
-                return iohw_cli_usage("run", "--memory-limit '%s': expected a "
-                                      "number of megabytes (0: no limit)", v);
-            o->memory_limit_mb = n;
-        } else if ((k = iohw_cli_option("run", argc, argv, &i, "--breaker", NULL, &v)) != 0) {
-            if (k < 0)
-                return IOHW_EXIT_USAGE;
-            if (parse_int(v, 0, 1000000, &n) != 0)
-                return iohw_cli_usage("run", "--breaker '%s': expected a number "
-                                      "of TIMEOUTs (0: off)", v);
-            o->breaker = (int)n;
-        } else if ((k = iohw_cli_option("run", argc, argv, &i, "--journal", NULL, &v)) != 0) {
-            if (k < 0)
-                return IOHW_EXIT_USAGE;
-            o->journal = v;
-        } else if ((k = report_option(argc, argv, &i, ro, baseline)) != 0) {
-            if (k < 0)
-                return IOHW_EXIT_USAGE;
-        } else if (strcmp(a, "--shrink") == 0 || strncmp(a, "--shrink=", 9) == 0) {
-            o->shrink = 1;
-            o->shrink_dir = a[8] == '=' ? a + 9 : NULL;
-        } else if (strcmp(a, "--resume") == 0) {
-            o->resume = 1;
-        } else if (strcmp(a, "--list") == 0) {
-            *list = 1;
-        } else if (strcmp(a, "--no-diagnose") == 0) {
-            o->diagnose = 0;
-        } else if (strcmp(a, "--allow-empty") == 0) {
-            o->allow_empty = 1;
-        } else if (strcmp(a, "--adapt-layout") == 0) {
-            o->adapt_layout = 1;
-        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-            o->progress = -1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return iohw_cli_usage("run", "unknown option '%s'", a);
-        } else {
-            inputs[o->ninputs++] = a;
-        }
+        int rc = apply_option(argc, argv, &i, a);
+        if (rc == NOT_AN_OPTION && arg[0] == '-' && arg[1] != '\0')
+            return iohw_cli_usage("run", "unknown option '%s'", arg);
+        if (rc == NOT_AN_OPTION)
+            inputs[a->o.ninputs++] = arg;
+        else if (rc != 0)
+            return rc;
     }
     return 0;
 }
 
-int iohw_cli_run(int argc, char **argv)
+/* The options that need one another.  0, or IOHW_EXIT_USAGE after a usage
+ * message. */
+static int check_args(const run_args *a)
 {
-    iohw_run_options o;
-    iohw_run_options_init(&o);
-    o.memory_limit_mb = -1;  /* not given: the default below */
-    o.progress = isatty(2) ? 1 : 0;
-    o.failure_blocks = 1;
-    int list = 0;
-    iohw_report_options ro;
-    memset(&ro, 0, sizeof ro);
-    const char *baseline = NULL;
-    iohw_baseline bl = {0};
-    const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
-    if (inputs == NULL) {
-        iohw_cli_error("run: out of memory");
-        return IOHW_EXIT_USAGE;
-    }
-    o.inputs = inputs;
-
-    int rc = parse_args(argc, argv, &o, inputs, &list, &ro, &baseline);
-    if (rc != 0) {
-        free(inputs);
-        return rc == 1 ? IOHW_EXIT_OK : rc;
-    }
-    if (o.ninputs == 0)
-        rc = iohw_cli_usage("run", "no suite directory or case file given");
-    else if (!list && o.backend == NULL)
-        rc = iohw_cli_usage("run", "--backend LIB.so is required");
-    else if (o.resume && o.journal == NULL)
-        rc = iohw_cli_usage("run", "--resume needs --journal FILE");
-    if (rc != 0) {
-        free(inputs);
-        return rc;
-    }
-    int memory_limit_given = o.memory_limit_mb >= 0;
-    if (!memory_limit_given)
-        o.memory_limit_mb = IOHW_RUN_MEMORY_LIMIT_MB;
-    if (memory_limit_given && o.memory_limit_mb > 0 &&
+    const iohw_run_options *o = &a->o;
+    if (o->ninputs == 0)
+        return iohw_cli_usage("run", "no suite directory or case file given");
+    if (!a->list && o->backend == NULL)
+        return iohw_cli_usage("run", "--backend LIB.so is required");
+    if (o->resume && o->journal == NULL)
+        return iohw_cli_usage("run", "--resume needs --journal FILE");
+    if (a->memory_limit_given && o->memory_limit_mb > 0 &&
         !iohw_run_memory_limit_works())
         iohw_cli_error("run: --memory-limit is not enforced in this build "
                        "(AddressSanitizer)");
+    return 0;
+}
 
+/* --list: prints the selected cases. */
+static int list_cases(const run_args *a)
+{
     iohw_error err = {{0}};
-    if (list) {
-        int64_t n = iohw_run_list(&o, stdout, &err);
-        free(inputs);
-        if (n < 0) {
-            iohw_cli_error("run: %s", err.msg);
-            return IOHW_EXIT_USAGE;
-        }
-        if (n == 0)
-            iohw_cli_error("run: no case selected");
-        return IOHW_EXIT_OK;
+    int64_t n = iohw_run_list(&a->o, stdout, &err);
+    if (n < 0) {
+        iohw_cli_error("run: %s", err.msg);
+        return IOHW_EXIT_USAGE;
     }
+    if (n == 0)
+        iohw_cli_error("run: no case selected");
+    return IOHW_EXIT_OK;
+}
+
+/* Writes the reports asked for, with what the run was asked to do. */
+static int write_reports(run_args *a, const iohw_run_results *res)
+{
+    const iohw_run_options *o = &a->o;
+    iohw_report_options *ro = &a->ro;
+    iohw_error err = {{0}};
+    ro->backend_path = o->backend;
+    ro->inputs = o->inputs, ro->ninputs = o->ninputs;
+    ro->filter = o->filter;
+    ro->shard_index = o->shard_index, ro->shard_count = o->shard_count;
+    ro->jobs = o->jobs > 0 ? o->jobs : iohw_cli_default_threads();
+    ro->timeout = o->timeout;
+    if (iohw_reports_write(res, ro, &err) != 0) {
+        iohw_cli_error("run: %s", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs the cases, applies the baseline, prints the summary and writes the
+ * reports; returns the exit status. */
+static int run_cases(run_args *a)
+{
+    iohw_baseline bl = {0};
+    iohw_error err = {{0}};
 
     /* A bad baseline stops the run before it starts. */
-    if (baseline != NULL && iohw_baseline_load(baseline, &bl, &err) != 0) {
-        free(inputs);
+    if (a->baseline != NULL && iohw_baseline_load(a->baseline, &bl, &err) != 0) {
         iohw_cli_error("run: %s", err.msg);
         return IOHW_EXIT_USAGE;
     }
     iohw_run_results res;
-    ro.start_time = (int64_t)time(NULL);
-    if (iohw_run(&o, &res, &err) != 0) {
-        free(inputs);
+    a->ro.start_time = (int64_t)time(NULL);
+    if (iohw_run(&a->o, &res, &err) != 0) {
         iohw_baseline_free(&bl);
         iohw_cli_error("run: %s", err.msg);
         return IOHW_EXIT_USAGE;
     }
     if (res.count == 0)
-        iohw_cli_error("run: no case selected%s", o.allow_empty ? "" :
+        iohw_cli_error("run: no case selected%s", a->o.allow_empty ? "" :
                        " (nothing was tested; --allow-empty accepts that)");
-    if (baseline != NULL) {
+    if (a->baseline != NULL) {
         iohw_baseline_apply(&bl, &res);
         iohw_baseline_print_stale(&bl, stderr);
-        ro.baseline = &bl;
+        a->ro.baseline = &bl;
     }
     iohw_run_summary(&res, stdout);
     fflush(stdout);
-    rc = iohw_run_exit_code(&res);
-
-    /* The reports, with what the run was asked to do. */
-    ro.backend_path = o.backend;
-    ro.inputs = o.inputs, ro.ninputs = o.ninputs;
-    ro.filter = o.filter;
-    ro.shard_index = o.shard_index, ro.shard_count = o.shard_count;
-    ro.jobs = o.jobs > 0 ? o.jobs : iohw_cli_default_threads();
-    ro.timeout = o.timeout;
-    if (iohw_reports_write(&res, &ro, &err) != 0) {
-        iohw_cli_error("run: %s", err.msg);
+    int rc = iohw_run_exit_code(&res);
+    if (write_reports(a, &res) != 0)
         rc = IOHW_EXIT_USAGE;
-    }
-    if (o.shrink && iohw_cli_shrink_failures(&o, &res, o.shrink_dir, ro.json ? ro.json
-                                             : ro.html ? ro.html : ro.junit) != 0)
+    if (a->o.shrink && iohw_cli_shrink_failures(&a->o, &res, a->o.shrink_dir,
+                                                a->ro.json ? a->ro.json
+                                                : a->ro.html ? a->ro.html : a->ro.junit) != 0)
         rc = IOHW_EXIT_USAGE;
     iohw_run_results_free(&res);
     iohw_baseline_free(&bl);
+    return rc;
+}
+
+int iohw_cli_run(int argc, char **argv)
+{
+    run_args a;
+    memset(&a, 0, sizeof a);
+    iohw_run_options_init(&a.o);
+    a.o.progress = isatty(2) ? IOHW_PROGRESS_BAR : IOHW_PROGRESS_LINES;
+    a.o.failure_blocks = 1;
+    const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
+    if (inputs == NULL) {
+        iohw_cli_error("run: out of memory");
+        return IOHW_EXIT_USAGE;
+    }
+    a.o.inputs = inputs;
+
+    int rc = parse_args(argc, argv, &a, inputs);
+    if (rc == 1)
+        rc = IOHW_EXIT_OK;  /* --help */
+    else if (rc == 0 && (rc = check_args(&a)) == 0)
+        rc = a.list ? list_cases(&a) : run_cases(&a);
     free(inputs);
     return rc;
 }

@@ -321,8 +321,12 @@ static int cmp_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* What a suite's cases are counted by. */
+enum { BY_FILE, BY_RANK, BY_DTYPE, BY_FILL, BY_TAG, NTALLIES };
+
 /* Counts the cases of one file into the tallies; -1 after a message. */
-static int tally_file(const char *dir, const char *name, tally t[5], long long *cases)
+
+static int tally_file(const char *dir, const char *name, tally t[NTALLIES], long long *cases)
 {
     char path[4096];
     iohw_error e;
@@ -343,14 +347,14 @@ static int tally_file(const char *dir, const char *name, tally t[5], long long *
         char rank[8];
         snprintf(rank, sizeof rank, "%ud", (unsigned)c.p.rank);
         const char *dt = iohw_dtype_name(c.p.dtype);
-        rc |= tally_add(&t[0], name, strlen(name));
-        rc |= tally_add(&t[1], rank, strlen(rank));
-        rc |= tally_add(&t[2], dt, strlen(dt));
-        rc |= tally_add(&t[3], c.fill, strlen(c.fill));
+        rc |= tally_add(&t[BY_FILE], name, strlen(name));
+        rc |= tally_add(&t[BY_RANK], rank, strlen(rank));
+        rc |= tally_add(&t[BY_DTYPE], dt, strlen(dt));
+        rc |= tally_add(&t[BY_FILL], c.fill, strlen(c.fill));
         for (const char *s = c.tags; s != NULL && *s != '\0';) {
             const char *comma = strchr(s, ',');
             size_t len = comma != NULL ? (size_t)(comma - s) : strlen(s);
-            rc |= tally_add(&t[4], s, len);
+            rc |= tally_add(&t[BY_TAG], s, len);
             s = comma != NULL ? comma + 1 : NULL;
         }
         if (rc != 0)
@@ -362,16 +366,11 @@ static int tally_file(const char *dir, const char *name, tally t[5], long long *
     return rc;
 }
 
-/* `iohw show DIR`: the suite's cases counted by file, rank, dtype, fill and
- * tag. */
-static int show_suite(const char *dir)
+/* The *.h5 names in dir, sorted, into *names (malloc'd, each name too).
+ * 0, or -1 after a message (none there, or out of memory). */
+static int list_case_files(const char *dir, char ***names, int *nnames)
 {
-    static const char *const titles[5] = {"file", "rank", "dtype", "fill", "tag"};
-    tally t[5];
-    char **names = NULL;
-    int nnames = 0, cap = 0, rc = 0;
-    long long cases = 0, bytes = 0;
-
+    int cap = 0, rc = 0;
     DIR *d = opendir(dir);
     if (d == NULL) {
         iohw_cli_error("show: cannot read directory %s", dir);
@@ -382,34 +381,70 @@ static int show_suite(const char *dir)
         size_t len = strlen(ent->d_name);
         if (len < 4 || strcmp(ent->d_name + len - 3, ".h5") != 0)
             continue;
-        if (nnames == cap) {
+        if (*nnames == cap) {
             cap = cap > 0 ? 2 * cap : 16;
-            char **v = realloc(names, (size_t)cap * sizeof *v);
+            char **v = realloc(*names, (size_t)cap * sizeof *v);
             if (v == NULL) {
                 rc = -1;
                 break;
             }
-            names = v;
+            *names = v;
         }
-        names[nnames] = malloc(len + 1);
-        if (names[nnames] == NULL) {
+        char *name = malloc(len + 1);
+        if (name == NULL) {
             rc = -1;
             break;
         }
-        memcpy(names[nnames++], ent->d_name, len + 1);
+        memcpy(name, ent->d_name, len + 1);
+        (*names)[(*nnames)++] = name;
     }
     closedir(d);
     if (rc != 0) {
         iohw_cli_error("show: out of memory listing %s", dir);
-    } else if (nnames == 0) {
-        iohw_cli_error("show: %s holds no *.h5 case file", dir);
-        rc = -1;
+        return -1;
     }
+    if (*nnames == 0) {
+        iohw_cli_error("show: %s holds no *.h5 case file", dir);
+        return -1;
+    }
+    qsort(*names, (size_t)*nnames, sizeof **names, cmp_names);
+    return 0;
+}
+
+/* Says how many cases dir's manifest.txt lists, when it has one, and
+ * whether that matches the files. */
+static void print_manifest_check(const char *dir, long long cases)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/manifest.txt", dir);
+    FILE *m = fopen(path, "r");
+    if (m == NULL)
+        return;
+    long long lines = 0;
+    int ch;
+    while ((ch = fgetc(m)) != EOF)
+        lines += ch == '\n';
+    fclose(m);
+    printf("manifest.txt lists %lld cases%s\n", lines,
+           lines == cases ? "" : " (it does not match the files)");
+}
+
+/* `iohw show DIR`: the suite's cases counted by file, rank, dtype, fill and
+ * tag. */
+static int show_suite(const char *dir)
+{
+    static const char *const titles[NTALLIES] = {
+        [BY_FILE] = "file", [BY_RANK] = "rank", [BY_DTYPE] = "dtype",
+        [BY_FILL] = "fill", [BY_TAG] = "tag"};
+    tally t[NTALLIES];
+    char **names = NULL;
+    int nnames = 0;
+    long long cases = 0, bytes = 0;
+
+    int rc = list_case_files(dir, &names, &nnames);
 
     /* Count. */
     memset(t, 0, sizeof t);
-    if (names != NULL)
-        qsort(names, (size_t)nnames, sizeof *names, cmp_names);
     for (int k = 0; k < nnames && rc == 0; k++) {
         char path[4096];
         struct stat st;
@@ -421,23 +456,12 @@ static int show_suite(const char *dir)
 
     /* Print. */
     if (rc == 0) {
-        char path[4096];
         printf("suite %s: %lld cases in %d files, %lld bytes\n", dir, cases, nnames, bytes);
-        snprintf(path, sizeof path, "%s/manifest.txt", dir);
-        FILE *m = fopen(path, "r");
-        if (m != NULL) {
-            long long lines = 0;
-            int ch;
-            while ((ch = fgetc(m)) != EOF)
-                lines += ch == '\n';
-            fclose(m);
-            printf("manifest.txt lists %lld cases%s\n", lines,
-                   lines == cases ? "" : " (it does not match the files)");
-        }
-        for (int k = 0; k < 5; k++)
+        print_manifest_check(dir, cases);
+        for (int k = 0; k < NTALLIES; k++)
             tally_print(titles[k], &t[k]);
     }
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < NTALLIES; k++) {
         free(t[k].name);
         free(t[k].n);
     }

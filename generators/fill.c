@@ -64,6 +64,30 @@ static void scatter(const iohw_layout_map *m, iohw_dtype dt, const double *canon
     iohw_dtype_from_double(dt, tmp, dst, (size_t)m->count);
 }
 
+/* The fill's view of a validated problem: its extents named, no buffers. */
+static void name_extents(const iohw_problem *p, uint64_t seed, iohw__fill *f)
+{
+    memset(f, 0, sizeof *f);
+    f->p = p;
+    f->dt = p->dtype;
+    f->seed = seed;
+    f->N = p->batch;
+    f->C_in = p->in_channels;
+    f->C_out = p->out_channels;
+    f->G = p->groups;
+    f->Cg = f->C_in / f->G;
+    f->Mg = f->C_out / f->G;
+    f->L = 1;
+    f->K = 1;
+    for (uint32_t a = 0; a < p->rank; a++) {
+        f->L *= p->in_size[a];
+        f->K *= p->kernel[a];
+    }
+    f->nx = iohw_problem_x_count(p);
+    f->nw = iohw_problem_w_count(p);
+    f->nb = p->has_bias ? f->C_out : 0;
+}
+
 int iohw_fill_inputs(const iohw_problem *p, const char *fill, uint64_t seed,
                      void *x, void *w, void *bias, iohw_error *err)
 {
@@ -92,28 +116,8 @@ int iohw_fill_inputs(const iohw_problem *p, const char *fill, uint64_t seed,
     if (iohw_layout_weight_map(p, &mw, err) != 0)
         return iohw_error_prefix(err, "fill: w");
 
-    /* Name the extents. */
-    memset(&f, 0, sizeof f);
-    f.p = p;
-    f.dt = p->dtype;
-    f.seed = seed;
-    f.N = p->batch;
-    f.C_in = p->in_channels;
-    f.C_out = p->out_channels;
-    f.G = p->groups;
-    f.Cg = f.C_in / f.G;
-    f.Mg = f.C_out / f.G;
-    f.L = 1;
-    f.K = 1;
-    for (uint32_t a = 0; a < p->rank; a++) {
-        f.L *= p->in_size[a];
-        f.K *= p->kernel[a];
-    }
-    f.nx = iohw_problem_x_count(p);
-    f.nw = iohw_problem_w_count(p);
-    f.nb = p->has_bias ? f.C_out : 0;
-
-    /* Canonical buffers. */
+    /* Name the extents; canonical buffers. */
+    name_extents(p, seed, &f);
     int64_t ntmp = f.nx > f.nw ? f.nx : f.nw;
     f.x = malloc((size_t)f.nx * sizeof(double));
     f.w = malloc((size_t)f.nw * sizeof(double));

@@ -127,11 +127,13 @@ int iohw__fill_exact(iohw__fill *f, iohw_error *err)
     const int pbits = iohw__fill_precision(f->dt);
     const int64_t B = ((int64_t)1 << pbits) - 1;
     const int64_t aw_need = (f->K + 1) / 2;
-    int64_t T = iohw_oracle_terms_max(f->p);
+    int64_t T;
     int64_t ax, aw, ab, m = -1;
 
     if (pbits == 0)
         return iohw_error_set(err, "fill exact: unknown dtype %d", (int)f->dt);
+    if (iohw_oracle_terms(f->p, &T, err) != 0)
+        return iohw_error_prefix(err, "fill exact");
     if (T < 1)
         T = 1;
 

@@ -24,6 +24,7 @@
 
 #define WINDOW_PER_THREAD 4
 #define PATH_MAX_LEN 4096
+#define MAX_THREADS 256
 
 typedef struct slot {
     int ready;
@@ -39,6 +40,8 @@ typedef struct pool {
     int64_t next;      /* next case to make */
     int64_t written;   /* cases taken by the writer */
     int stop;
+    pthread_t tid[MAX_THREADS];
+    int nthreads;      /* workers started */
     pthread_mutex_t mu;
     pthread_cond_t cv;
 } pool;
@@ -153,15 +156,128 @@ static int make_dirs(const char *dir)
     return 0;
 }
 
+/* Files of categories without cases would be stale: removes them. */
+static void remove_stale_files(const iohw_plan *plan, const char *dir)
+{
+    char path[PATH_MAX_LEN];
+    for (int k = 0; k < plan->nfiles; k++)
+        if (plan->file_cases[k] == 0 && join_path(path, sizeof path, dir, plan->files[k],
+                                                   NULL) == 0)
+            unlink(path);
+}
+
+/* Starts up to `threads` workers (none when threads <= 1: the writer then
+ * makes each case itself).  0, or -1 when the window cannot be allocated. */
+static int pool_start(pool *pl, const iohw_plan *plan, int threads, iohw_error *err)
+{
+    memset(pl, 0, sizeof *pl);
+    pl->plan = plan;
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    pl->window = threads > 1 ? (int64_t)WINDOW_PER_THREAD * threads : 1;
+    pl->slots = calloc((size_t)pl->window, sizeof *pl->slots);
+    if (pl->slots == NULL)
+        return iohw_error_set(err, "suite: out of memory");
+    pthread_mutex_init(&pl->mu, NULL);
+    pthread_cond_init(&pl->cv, NULL);
+    for (int t = 0; threads > 1 && t < threads; t++) {
+        if (pthread_create(&pl->tid[t], NULL, worker, pl) != 0)
+            break;
+        pl->nthreads++;
+    }
+    return 0;
+}
+
+/* Stops and joins the workers and frees every case not written. */
+static void pool_stop(pool *pl)
+{
+    pthread_mutex_lock(&pl->mu);
+    pl->stop = 1;
+    pthread_cond_broadcast(&pl->cv);
+    pthread_mutex_unlock(&pl->mu);
+    for (int t = 0; t < pl->nthreads; t++)
+        pthread_join(pl->tid[t], NULL);
+    for (int64_t k = 0; k < pl->window; k++)
+        iohw_case_free(&pl->slots[k].c);
+    free(pl->slots);
+    pthread_mutex_destroy(&pl->mu);
+    pthread_cond_destroy(&pl->cv);
+}
+
+/* The case file being written: which category, its path, its handle. */
+typedef struct writer {
+    const iohw_plan *plan;
+    const char *dir;
+    FILE *log;
+    iohw_suite_report *r;
+    int file;                 /* category of f, -1 before the first */
+    iohw_case_file *f;
+    char path[PATH_MAX_LEN];
+} writer;
+
+/* Closes the current file and records its size.  0, or -1 on a write
+ * error. */
+static int writer_close(writer *w, iohw_error *err)
+{
+    if (w->f == NULL)
+        return 0;
+    int rc = iohw_case_file_close(w->f, err);
+    w->f = NULL;
+    if (rc != 0)
+        return -1;
+    const iohw_plan *plan = w->plan;
+    w->r->file_bytes[w->file] = file_size(w->path);
+    if (w->log != NULL)
+        fprintf(w->log, "  %-16s %7lld cases %12lld bytes\n", plan->files[w->file],
+                (long long)plan->file_cases[w->file], (long long)w->r->file_bytes[w->file]);
+    return 0;
+}
+
+/* Writes case c into the file of its category, closing the previous file
+ * and creating the next one when the category changes. */
+static int writer_put(writer *w, int file, const iohw_case *c, iohw_error *err)
+{
+    if (file != w->file) {
+        if (writer_close(w, err) != 0)
+            return -1;
+        w->file = file;
+        if (join_path(w->path, sizeof w->path, w->dir, w->plan->files[file], err) != 0
+            || (w->f = iohw_case_file_create(w->path, err)) == NULL)
+            return -1;
+    }
+    return iohw_case_file_write(w->f, c, err);
+}
+
+/* Takes every case in plan order (from the workers, or made here when
+ * there are none) and writes it. */
+static int write_cases(pool *pl, writer *w, iohw_error *err)
+{
+    const iohw_plan *plan = pl->plan;
+    for (int64_t i = 0; i < plan->count; i++) {
+        slot s;
+        if (pl->nthreads > 0)
+            take(pl, i, &s);
+        else
+            make_one(plan, i, &s);
+        if (s.failed) {
+            if (err != NULL)
+                *err = s.e;
+            return -1;
+        }
+        int rc = writer_put(w, plan->cases[i].file, &s.c, err);
+        iohw_case_free(&s.c);
+        if (rc != 0)
+            return -1;
+        w->r->cases++;
+    }
+    return writer_close(w, err);
+}
+
 int iohw_suite_write(const iohw_plan *plan, const char *dir, int threads,
                      FILE *log, iohw_suite_report *report, iohw_error *err)
 {
-    char path[PATH_MAX_LEN];
     iohw_suite_report r;
     pool pl;
-    pthread_t tid[256];
-    int nthreads = 0, rc = -1, file = -1;
-    iohw_case_file *f = NULL;
 
     /* Test the arguments. */
     if (plan == NULL)
@@ -172,99 +288,20 @@ int iohw_suite_write(const iohw_plan *plan, const char *dir, int threads,
     const double t0 = now();
     if (make_dirs(dir) != 0)
         return iohw_error_set(err, "cannot create directory %s: %s", dir, strerror(errno));
+    remove_stale_files(plan, dir);
+    if (pool_start(&pl, plan, threads, err) != 0)
+        return -1;
 
-    /* Files of categories without cases would be stale: remove them. */
-    for (int k = 0; k < plan->nfiles; k++)
-        if (plan->file_cases[k] == 0 && join_path(path, sizeof path, dir, plan->files[k],
-                                                   NULL) == 0)
-            unlink(path);
-
-    /* Workers. */
-    memset(&pl, 0, sizeof pl);
-    pl.plan = plan;
-    if (threads > 256)
-        threads = 256;
-    pl.window = threads > 1 ? (int64_t)WINDOW_PER_THREAD * threads : 1;
-    pl.slots = calloc((size_t)pl.window, sizeof *pl.slots);
-    if (pl.slots == NULL)
-        return iohw_error_set(err, "suite: out of memory");
-    pthread_mutex_init(&pl.mu, NULL);
-    pthread_cond_init(&pl.cv, NULL);
-    for (int t = 0; threads > 1 && t < threads; t++) {
-        if (pthread_create(&tid[t], NULL, worker, &pl) != 0)
-            break;
-        nthreads++;
+    writer w = {.plan = plan, .dir = dir, .log = log, .r = &r, .file = -1};
+    int rc = write_cases(&pl, &w, err);
+    if (rc == 0) {
+        for (int k = 0; k < plan->nfiles; k++)
+            r.bytes += r.file_bytes[k];
+        rc = write_manifest(plan, dir, &r, err);
     }
-
-    /* Write in plan order. */
-    for (int64_t i = 0; i < plan->count; i++) {
-        const iohw_plan_case *pc = &plan->cases[i];
-        slot s;
-        if (nthreads > 0)
-            take(&pl, i, &s);
-        else
-            make_one(plan, i, &s);
-        if (s.failed) {
-            if (err != NULL)
-                *err = s.e;
-            goto done;
-        }
-        if (pc->file != file) {
-            if (f != NULL && iohw_case_file_close(f, err) != 0) {
-                f = NULL;
-                iohw_case_free(&s.c);
-                goto done;
-            }
-            f = NULL;
-            if (file >= 0) {
-                r.file_bytes[file] = file_size(path);
-                if (log != NULL)
-                    fprintf(log, "  %-16s %7lld cases %12lld bytes\n", plan->files[file],
-                            (long long)plan->file_cases[file], (long long)r.file_bytes[file]);
-            }
-            file = pc->file;
-            if (join_path(path, sizeof path, dir, plan->files[file], err) != 0
-                || (f = iohw_case_file_create(path, err)) == NULL) {
-                iohw_case_free(&s.c);
-                goto done;
-            }
-        }
-        int wrc = iohw_case_file_write(f, &s.c, err);
-        iohw_case_free(&s.c);
-        if (wrc != 0)
-            goto done;
-        r.cases++;
-    }
-    if (f != NULL) {
-        int crc = iohw_case_file_close(f, err);
-        f = NULL;
-        if (crc != 0)
-            goto done;
-        r.file_bytes[file] = file_size(path);
-        if (log != NULL)
-            fprintf(log, "  %-16s %7lld cases %12lld bytes\n", plan->files[file],
-                    (long long)plan->file_cases[file], (long long)r.file_bytes[file]);
-    }
-    for (int k = 0; k < plan->nfiles; k++)
-        r.bytes += r.file_bytes[k];
-    if (write_manifest(plan, dir, &r, err) != 0)
-        goto done;
-    rc = 0;
-
-done:
-    if (f != NULL)
-        iohw_case_file_close(f, NULL);
-    pthread_mutex_lock(&pl.mu);
-    pl.stop = 1;
-    pthread_cond_broadcast(&pl.cv);
-    pthread_mutex_unlock(&pl.mu);
-    for (int t = 0; t < nthreads; t++)
-        pthread_join(tid[t], NULL);
-    for (int64_t k = 0; k < pl.window; k++)
-        iohw_case_free(&pl.slots[k].c);
-    free(pl.slots);
-    pthread_mutex_destroy(&pl.mu);
-    pthread_cond_destroy(&pl.cv);
+    if (w.f != NULL)
+        iohw_case_file_close(w.f, NULL);
+    pool_stop(&pl);
     r.seconds = now() - t0;
     if (report != NULL)
         *report = r;

@@ -121,10 +121,10 @@ void iohw_console_start(iohw_console *c, int mode, int blocks,
 void iohw_console_tick(iohw_console *c)
 {
     int64_t now = iohw_worker_now_ns();
-    if (c->mode == 1) {
+    if (c->mode == IOHW_PROGRESS_BAR) {
         if (now - c->last_ns >= BAR_PERIOD_NS || c->done == c->total)
             draw_bar(c, now);
-    } else if (c->mode == 0) {
+    } else if (c->mode == IOHW_PROGRESS_LINES) {
         int64_t step = c->total / LINE_FRACTION;
         if (step < 1)
             step = 1;
@@ -156,9 +156,9 @@ void iohw_console_add(iohw_console *c, const iohw_result *r, int fresh)
 
 void iohw_console_finish(iohw_console *c)
 {
-    if (c->mode == 1) {
+    if (c->mode == IOHW_PROGRESS_BAR) {
         erase_bar(c);
-    } else if (c->mode == 0 && c->done > c->last_line_done) {
+    } else if (c->mode == IOHW_PROGRESS_LINES && c->done > c->last_line_done) {
         print_line(c, iohw_worker_now_ns());
     }
 }
@@ -326,6 +326,8 @@ void iohw_run_summary(const iohw_run_results *r, FILE *out)
     int n = 0, cap = 0;
     for (int64_t i = 0; i < r->count && n >= 0; i++)
         n = count_tags(&r->items[i], &rows, n, &cap);
+    if (n < 0)
+        fprintf(out, "\n(the table by tag is left out: out of memory)\n");
     if (n > 0) {
         qsort(rows, (size_t)n, sizeof *rows, cmp_tag);
         fprintf(out, "\n%-24s %8s %8s %8s\n", "tag", "pass", "fail", "other");

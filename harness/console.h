@@ -14,9 +14,12 @@
 #include <stdio.h>
 
 #include "harness/result.h"
+#include "harness/run.h"
+
+/* Progress modes: IOHW_PROGRESS_* of harness/run.h. */
 
 typedef struct iohw_console {
-    int mode;            /* 1 bar, 0 plain lines, -1 no progress */
+    int mode;            /* IOHW_PROGRESS_* */
     int blocks;          /* print a block for every bad result */
     const char *backend; /* for the __REPRO line */
     FILE *prog, *out;

@@ -319,8 +319,10 @@ int iohw_diagnose(const iohw_case *c, const void *y, char *buf, size_t n)
     if ((double)iohw_problem_x_count(&c->p) * (double)iohw_problem_w_count(&c->p) /
             (double)c->p.in_channels > (double)DIAGNOSE_MAX_WORK)
         return 0;
-    if (base_init(c, &b) != 0)
+    if (base_init(c, &b) != 0) {
+        say(buf, n, "no diagnosis: out of memory");
         return 0;
+    }
     for (int i = 1; i < iohw__dg_table_count && len < sizeof line; i++) {
         iohw__dg_variant v;
         variant_init(&b, &v);

@@ -19,7 +19,8 @@
  * matches y within the case's tolerance, e.g. "matches the oracle with weight
  * I and O exchanged" or "matches the oracle with pads averaged, or with
  * output_padding at the beginning" (different bugs can give the same numbers
- * on one case), cut to the buffer; "" when none does.  c must have inputs and
+ * on one case), cut to the buffer; "" when none does ("no diagnosis: out of
+ * memory" when the copies of x and w cannot be made).  c must have inputs and
  * outputs loaded.  Returns 1 when a match was found, 0 otherwise. */
 int iohw_diagnose(const iohw_case *c, const void *y, char *buf, size_t n);
 

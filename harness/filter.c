@@ -340,6 +340,8 @@ int iohw_shard_parse(const char *text, int *index, int *count, iohw_error *err)
     return 0;
 }
 
+/* The shard hash of a case id: 64-bit FNV-1a (offset basis and prime),
+ * then splitmix64's finalizer to spread the bits; stable across builds. */
 static uint64_t id_hash(const char *s)
 {
     uint64_t h = UINT64_C(0xcbf29ce484222325);

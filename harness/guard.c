@@ -31,10 +31,22 @@ void __gcov_dump(void);
 #define OUTPUT_MAX ((size_t)1 << 28)
 /* How often the parent looks at the child's clock and memory. */
 #define TICK_MS 10
+/* The limits of reading one case file (guard.h). */
+#define READ_TIMEOUT_S 60.0
+#define READ_MEMORY_MB 4096
+/* The address-space bound of a child: twice its memory limit plus this
+ * much, room for the mappings that are not resident. */
+#define ADDRESS_SPACE_SLACK_MB 1024
+/* A child killed by a signal after its resident memory reached this share
+ * of the limit ran out of memory; below it, it crashed. */
+#define NEAR_LIMIT_PERCENT 90
+/* Bytes taken from the child's pipe per read, and the first capacity of
+ * the output buffer. */
+#define READ_CHUNK 65536
 
 iohw_guard_limits iohw_guard_read_limits(void)
 {
-    iohw_guard_limits l = {60.0, 4096};
+    iohw_guard_limits l = {READ_TIMEOUT_S, READ_MEMORY_MB};
     const char *t = getenv("IOHW_READ_TIMEOUT");
     if (t != NULL) {
         char *end;
@@ -73,7 +85,7 @@ static void run_child(iohw_guard_fn fn, void *arg, const char *path,
      * gets a looser bound, so one huge allocation fails at once. */
     if (lim != NULL && lim->memory_mb > 0 && iohw_run_memory_limit_works()) {
         struct rlimit rl;
-        rl.rlim_cur = rl.rlim_max = (rlim_t)(2 * lim->memory_mb + 1024) << 20;
+        rl.rlim_cur = rl.rlim_max = (rlim_t)(2 * lim->memory_mb + ADDRESS_SPACE_SLACK_MB) << 20;
         setrlimit(RLIMIT_AS, &rl);
     }
     IOHW_TEST_HOOK("read", path);
@@ -87,14 +99,14 @@ static void run_child(iohw_guard_fn fn, void *arg, const char *path,
  * -1 when the output grows past OUTPUT_MAX or memory runs out. */
 static int drain(int fd, iohw_guard_outcome *out, size_t *cap)
 {
-    char buf[65536];
+    char buf[READ_CHUNK];
     ssize_t k = read(fd, buf, sizeof buf);
     if (k == 0)
         return 1;
     if (k < 0)
         return errno == EINTR || errno == EAGAIN ? 0 : 1;
     if (out->output_len + (size_t)k + 1 > *cap) {
-        size_t ncap = *cap ? *cap * 2 : 65536;
+        size_t ncap = *cap ? *cap * 2 : READ_CHUNK;
         while (ncap < out->output_len + (size_t)k + 1)
             ncap *= 2;
         if (ncap > OUTPUT_MAX)
@@ -162,7 +174,7 @@ static void watch(pid_t pid, int fd, const iohw_guard_limits *lim,
         out->signal = WTERMSIG(status);
         /* Died near the memory limit: a failed allocation it did not
          * survive (RLIMIT_AS), not a crash of its own. */
-        out->end = memory_kb > 0 && out->peak_kb * 10 >= memory_kb * 9
+        out->end = memory_kb > 0 && out->peak_kb * 100 >= memory_kb * NEAR_LIMIT_PERCENT
                        ? IOHW_GUARD_MEMORY : IOHW_GUARD_SIGNALED;
     } else {
         out->end = IOHW_GUARD_EXITED;

@@ -333,7 +333,7 @@ static int schedule(run_state *st)
         free(who);
         return iohw_error_set(st->err, "out of memory starting workers");
     }
-    int cap = st->con.mode == 1 ? POLL_BAR_MS : POLL_IDLE_MS;
+    int cap = st->con.mode == IOHW_PROGRESS_BAR ? POLL_BAR_MS : POLL_IDLE_MS;
     for (;;) {
         /* Start workers and hand out cases. */
         int busy = 0, alive = 0;
@@ -463,6 +463,47 @@ static void teardown(run_state *st)
     iohw_listing_free(&st->suite);
 }
 
+/* Records the results already known (the journal's: known[i] == 1) and
+ * the unreadable entries (INVALID); queues every other entry in pending. */
+static void sort_entries(run_state *st, const unsigned char *known)
+{
+    for (int64_t i = 0; i < st->suite.count; i++) {
+        if (known[i] == 1) {
+            iohw_console_add(&st->con, &st->out->items[i], 0);
+            iohw_breaker_resumed(&st->breaker, i, &st->out->items[i]);
+        } else if (st->suite.entries[i].invalid != NULL) {
+            iohw_result r;
+            entry_result(st, i, IOHW_RESULT_INVALID,
+                         st->suite.entries[i].invalid, &r);
+            record(st, i, &r, 0.0);
+        } else {
+            st->pending[st->npending++] = i;
+        }
+    }
+}
+
+/* Runs the pending entries in the worker processes, with SIGPIPE ignored
+ * (a write to a dead worker's pipe fails instead) and SIGCHLD at its
+ * default (an inherited SIG_IGN would reap the children before they can be
+ * waited for); both restored after. */
+static int run_pending(run_state *st, iohw_error *err)
+{
+    struct sigaction ign, old_pipe, dfl, old_chld;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &ign, &old_pipe);
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(SIGCHLD, &dfl, &old_chld);
+    int rc = -1;
+    if (!st->stop && setup(st, err) == 0)
+        rc = schedule(st);
+    teardown(st);
+    sigaction(SIGPIPE, &old_pipe, NULL);
+    sigaction(SIGCHLD, &old_chld, NULL);
+    return rc;
+}
+
 int iohw_run(const iohw_run_options *o, iohw_run_results *out, iohw_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -508,36 +549,12 @@ int iohw_run(const iohw_run_options *o, iohw_run_results *out, iohw_error *err)
     iohw_console_start(&st.con, o->progress, o->failure_blocks, o->backend,
                        st.suite.count, stderr, stdout);
     st.con.repro = &st.repro;
-    for (int64_t i = 0; i < st.suite.count; i++) {
-        if (known[i] == 1) {
-            iohw_console_add(&st.con, &out->items[i], 0);
-            iohw_breaker_resumed(&st.breaker, i, &out->items[i]);
-        } else if (st.suite.entries[i].invalid != NULL) {
-            iohw_result r;
-            entry_result(&st, i, IOHW_RESULT_INVALID,
-                         st.suite.entries[i].invalid, &r);
-            record(&st, i, &r, 0.0);
-        } else {
-            st.pending[st.npending++] = i;
-        }
-    }
+    sort_entries(&st, known);
     free(known);
     known = NULL;
 
     /* Run the rest. */
-    struct sigaction ign, old_pipe, dfl, old_chld;
-    memset(&ign, 0, sizeof ign);
-    ign.sa_handler = SIG_IGN;
-    sigaction(SIGPIPE, &ign, &old_pipe);
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigaction(SIGCHLD, &dfl, &old_chld);
-    int rc = -1;
-    if (!st.stop && setup(&st, err) == 0)
-        rc = schedule(&st);
-    teardown(&st);
-    sigaction(SIGPIPE, &old_pipe, NULL);
-    sigaction(SIGCHLD, &old_chld, NULL);
+    int rc = run_pending(&st, err);
     iohw_console_finish(&st.con);
     if (iohw_journal_close(st.journal, rc == 0 ? err : NULL) != 0)
         rc = -1;

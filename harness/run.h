@@ -30,6 +30,11 @@
  * oracle threads (--threads) one command starts. */
 #define IOHW_JOBS_MAX 1024
 
+/* Progress modes (iohw_run_options.progress). */
+#define IOHW_PROGRESS_BAR 1      /* a bar redrawn in place (a terminal) */
+#define IOHW_PROGRESS_LINES 0    /* plain periodic lines */
+#define IOHW_PROGRESS_NONE (-1)  /* none (--quiet) */
+
 typedef struct iohw_run_options {
     const char *backend;        /* path of the backend shared object */
     const char *const *inputs;  /* suite directories or case files */
@@ -46,8 +51,7 @@ typedef struct iohw_run_options {
     int diagnose;               /* run the diagnosis on failures */
     int adapt_layout;           /* run cases the backend does not claim in
                                    layouts it claims (harness/adapt.h) */
-    int progress;               /* 1 bar on a terminal, 0 plain lines,
-                                   -1 quiet */
+    int progress;               /* IOHW_PROGRESS_* */
     /* Appended members (0 keeps the behaviour of the members above). */
     int failure_blocks;         /* 1: print a block for every bad result on
                                    stdout as it arrives (status, case, message,

@@ -30,6 +30,11 @@ int iohw__default_jobs(void);
  * for a backend-call timeout. */
 double iohw__case_ceiling(double timeout);
 
+/* Exit status of a worker or verifier process that cannot set itself up
+ * (no memory for its state, or its pipes cannot be arranged): 70, sysexits'
+ * EX_SOFTWARE, an internal error rather than anything a backend did. */
+#define IOHW__EXIT_CHILD_SETUP 70
+
 /* _exit for a forked child; coverage builds write their counters first
  * (_exit skips gcov's exit handler). */
 void iohw__exit_child(int code) __attribute__((noreturn));

@@ -31,9 +31,15 @@ int iohw__default_jobs(void)
     return n > IOHW_JOBS_MAX ? IOHW_JOBS_MAX : (int)n;
 }
 
+/* A whole case may take CASE_CEILING_FACTOR backend-call limits plus
+ * CASE_CEILING_SLACK_S seconds (reading the case file, comparing and
+ * diagnosing are not backend calls) before its verifier is killed. */
+#define CASE_CEILING_FACTOR 10
+#define CASE_CEILING_SLACK_S 60
+
 double iohw__case_ceiling(double timeout)
 {
-    return 10 * timeout + 60;
+    return CASE_CEILING_FACTOR * timeout + CASE_CEILING_SLACK_S;
 }
 
 #ifdef IOHW_COVERAGE

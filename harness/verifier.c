@@ -245,7 +245,7 @@ void iohw_verifier_main(const iohw_worker_config *cfg, int req_fd, int rep_fd,
 
     iohw__verifier *v = calloc(1, sizeof *v);
     if (v == NULL)
-        iohw__exit_child(70);
+        iohw__exit_child(IOHW__EXIT_CHILD_SETUP);
     v->cfg = cfg;
     v->note = note;
     v->memfd = -1;

@@ -24,6 +24,8 @@
 
 /* Room in each output pipe, so that a flood rarely finds it full. */
 #define PIPE_ROOM (1 << 20)
+/* Bytes taken from the worker's stdout or stderr pipe per read. */
+#define READ_CHUNK 65536
 
 /* --- the worker process ---------------------------------------------------- */
 
@@ -90,7 +92,7 @@ void iohw__verifier_stop(iohw__verifier *v)
 /* Reads what is in the pipe now. */
 static void drain(iohw__stream *s)
 {
-    char buf[65536];
+    char buf[READ_CHUNK];
     while (s->fd >= 0) {
         ssize_t k = read(s->fd, buf, sizeof buf);
         if (k < 0 && errno == EINTR)

@@ -48,11 +48,17 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
     raise(sig);
 }
 
+/* The alternate stack the fault handler runs on, so that a backend that
+ * overflowed its own stack still gets its fault recorded.  on_fault needs
+ * little; 64 KiB leaves room for the kernel's signal frame (a few KiB with
+ * AVX-512 state). */
+#define ALT_STACK_BYTES (64 * 1024)
+
 static void install_fault_handlers(void)
 {
     static const int sigs[] = {SIGSEGV, SIGBUS};
     stack_t ss;
-    ss.ss_size = 64 * 1024;
+    ss.ss_size = ALT_STACK_BYTES;
     ss.ss_flags = 0;
     ss.ss_sp = mmap(NULL, ss.ss_size, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -186,14 +192,19 @@ static int call_supports(worker *wk, const iohw_problem *p)
     return rc;
 }
 
+/* Layouts of each kind find_layouts offers at most (layout strings are
+ * iohw_problem's char[16]). */
+#define MAX_LAYOUT_CANDIDATES 16
+
 /* Asks supports() for the problem in other layouts, most common first;
  * returns 1 and fills xl/wl with the first pair claimed, 0 when none is. */
 static int find_layouts(worker *wk, const iohw_problem *p, char xl[16],
                         char wl[16])
 {
-    char data[16][16], weight[16][16];
-    const int nd = iohw_adapt_data_candidates((int)p->rank, data, 16);
-    const int nw = iohw_adapt_weight_candidates((int)p->rank, weight, 16);
+    char data[MAX_LAYOUT_CANDIDATES][16], weight[MAX_LAYOUT_CANDIDATES][16];
+    const int nd = iohw_adapt_data_candidates((int)p->rank, data, MAX_LAYOUT_CANDIDATES);
+    const int nw = iohw_adapt_weight_candidates((int)p->rank, weight,
+                                                MAX_LAYOUT_CANDIDATES);
     for (int i = 0; i < nd; i++) {
         for (int j = 0; j < nw; j++) {
             iohw_problem q = *p;
@@ -202,8 +213,8 @@ static int find_layouts(worker *wk, const iohw_problem *p, char xl[16],
             if (iohw_problem_validate(&q, NULL) != 0)
                 continue;
             if (call_supports(wk, &q) == IOHW_OK) {
-                memcpy(xl, data[i], 16);
-                memcpy(wl, weight[j], 16);
+                memcpy(xl, data[i], sizeof data[i]);
+                memcpy(wl, weight[j], sizeof weight[j]);
                 return 1;
             }
         }
@@ -383,11 +394,15 @@ static int setup_fds(int *fd, int out_fd, int err_fd, int std_copy[3])
     return 0;
 }
 
+/* Bytes of message buffer a worker reserves before its memory limit
+ * applies: more than its largest request. */
+#define REQUEST_ROOM (64 * 1024)
+
 static void load(worker *wk)
 {
     /* Room for the largest request before a memory limit applies. */
     unsigned char room[4096] = {0};
-    for (int i = 0; i < 16; i++)
+    for (size_t n = 0; n < REQUEST_ROOM; n += sizeof room)
         iohw__msg_put(&wk->msg, room, sizeof room);
     iohw__msg_reset(&wk->msg);
     iohw_error err = {{0}};
@@ -447,7 +462,7 @@ void iohw_worker_main(const iohw_worker_config *cfg, int fd, int out_fd,
     worker *wk = calloc(1, sizeof *wk);
     int std_copy[3];
     if (wk == NULL || setup_fds(&fd, out_fd, err_fd, std_copy) != 0)
-        iohw__exit_child(70);
+        iohw__exit_child(IOHW__EXIT_CHILD_SETUP);
     wk->cfg = cfg;
     wk->note = note;
     wk->fd = fd;

@@ -147,8 +147,8 @@ int iohw_worker_sentinel(int dtype, unsigned char bits[8]);
  * (" in run()"), then, when the note recorded a fault address, what it
  * looks like ("; the address is inside x, an input mapped read-only: looks
  * like a write to an input"), and when it was in no backend call, that it
- * was the harness's own work.  note may be NULL (nothing but the first
- * part). */
+ * was the harness's own work (exit status 70 there: the worker could not
+ * set itself up).  note may be NULL (nothing but the first part). */
 void iohw_worker_death_message(int wait_status, const iohw_worker_note *note,
                                char *buf, int n);
 

@@ -4,9 +4,15 @@
  */
 #include "harness/worker.h"
 
+#include "harness/run_internal.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
+
+/* A fault below this address is a NULL pointer plus a small offset (the
+ * lowest pages are never mapped). */
+#define NULL_PAGE_BYTES 4096
 
 static const char *const region_names[IOHW_REGION_COUNT] = {"x", "w", "bias",
                                                             "y"};
@@ -61,6 +67,13 @@ void iohw_worker_death_message(int wait_status, const iohw_worker_note *note,
                                 "was loading the backend or mapping the case's "
                                 "tensors)"
                               : "";
+    if (WIFEXITED(wait_status) && call == IOHW_CALL_NONE &&
+        WEXITSTATUS(wait_status) == IOHW__EXIT_CHILD_SETUP) {
+        snprintf(buf, (size_t)n, "exited with status %d: the worker could not "
+                 "set itself up (no memory for its state, or its pipes could "
+                 "not be arranged)", IOHW__EXIT_CHILD_SETUP);
+        return;
+    }
     if (WIFEXITED(wait_status)) {
         snprintf(buf, (size_t)n, "exited with status %d%s%s",
                  WEXITSTATUS(wait_status), in, outside);
@@ -86,7 +99,7 @@ void iohw_worker_death_message(int wait_status, const iohw_worker_note *note,
         (sig == SIGSEGV || sig == SIGBUS)) {
         uintptr_t addr = note->fault_addr;
         if (!describe_address(note, addr, where, sizeof where)) {
-            if (addr < 4096)
+            if (addr < NULL_PAGE_BYTES)
                 snprintf(where, sizeof where, "at address 0x%llx (a NULL "
                          "pointer?)", (unsigned long long)addr);
             else

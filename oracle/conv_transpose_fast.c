@@ -146,87 +146,68 @@ typedef struct accum {
     double *yh, *eh, *yl, *el;
 } accum;
 
-/* One output plane q = n*C_out + g*Mg + m. */
-static void plane(const plan *pl, int64_t q, const accum *ac)
+/* Starts every slot of the accumulator from the bias value b (or 0). */
+static void accum_start(const accum *ac, double b, int dd)
 {
-    const int64_t C_in = pl->C_in, C_out = pl->C_out;
-    const int64_t Cg = pl->Cg, Mg = pl->Mg;
-    const int64_t LD = pl->L[0], LH = pl->L[1], LW = pl->L[2];
-    const int64_t KD = pl->K[0], KH = pl->K[1], KW = pl->K[2];
-    const int64_t SD = pl->S[0], SH = pl->S[1], SW = pl->S[2];
-    const int64_t DD = pl->D[0], DH = pl->D[1], DW = pl->D[2];
-    const int64_t PD = pl->P[0], PH = pl->P[1], PW = pl->P[2];
-    const int64_t OD = pl->O[0], OH = pl->O[1], OW = pl->O[2];
-    const int64_t SP = ac->SP, OJ = ac->OJ;
-    const int64_t n = q / C_out;
-    const int64_t co = q % C_out;
-    const int64_t g = co / Mg;
-    const int64_t m = co % Mg;
-    const int64_t in_plane = LD * LH * LW;
-    const int64_t out_plane = OD * OH * OW;
-    const int64_t taps = KD * KH * KW;
-
-    /* Start from the bias (or 0). */
-    const double b = pl->bias != NULL ? pl->bias[co] : 0.0;
     for (int64_t a = 0; a < ac->size; a++) {
         ac->yh[a] = b;
         ac->eh[a] = fabs(b);
     }
-    if (pl->dd) {
+    if (dd) {
         memset(ac->yl, 0, (size_t)ac->size * sizeof *ac->yl);
         memset(ac->el, 0, (size_t)ac->size * sizeof *ac->el);
     }
+}
 
-    /* Scatter every input channel of the group through every tap, one
-     * block of JB slots (output columns of each phase) at a time so that
-     * long rows stay in cache.  Every output element lies in one block,
-     * so its terms still arrive in (c, k) order. */
-    for (int64_t jb = 0; jb < OJ; jb += JB) {
-        const int64_t je = jb + JB < OJ ? jb + JB : OJ;
-        for (int64_t c = 0; c < Cg; c++) {
-            const int64_t ci = g * Cg + c;
-            const double *xp = pl->x + (n * C_in + ci) * in_plane;
-            const double *wp = pl->w + (ci * Mg + m) * taps;
-            for (int64_t kd = 0; kd < KD; kd++) {
-                for (int64_t kh = 0; kh < KH; kh++) {
-                    for (int64_t kw = 0; kw < KW; kw++) {
-                        const double wv = wp[(kd * KH + kh) * KW + kw];
-                        /* The tap's row: slots j0 .. j0 + nw - 1 of phase
-                         * r, from x columns iw0 ..; clipped to the block. */
-                        const int64_t iw0 = pl->ilo[2][kw];
-                        const int64_t nw = pl->ihi[2][kw] - iw0;
-                        if (nw <= 0)
-                            continue;
-                        const int64_t ow0 = iw0 * SW - PW + kw * DW;
-                        const int64_t r = ow0 % SW;
-                        const int64_t j0 = ow0 / SW;
-                        const int64_t ja = j0 > jb ? j0 : jb;
-                        const int64_t jz = j0 + nw < je ? j0 + nw : je;
-                        if (ja >= jz)
-                            continue;
-                        const int64_t len = jz - ja;
-                        const int64_t iwa = iw0 + (ja - j0);
-                        for (int64_t id = pl->ilo[0][kd]; id < pl->ihi[0][kd]; id++) {
-                            const int64_t od = id * SD - PD + kd * DD;
-                            for (int64_t ih = pl->ilo[1][kh]; ih < pl->ihi[1][kh]; ih++) {
-                                const int64_t oh = ih * SH - PH + kh * DH;
-                                const double *xr = xp + (id * LH + ih) * LW + iwa;
-                                const int64_t a = ((od * OH + oh) * SP + r) * OJ + ja;
-                                if (pl->dd)
-                                    row_dd(len, wv, xr, ac->yh + a, ac->yl + a,
-                                           ac->eh + a, ac->el + a);
-                                else
-                                    row_plain(len, wv, xr, ac->yh + a, ac->eh + a);
-                            }
-                        }
-                    }
-                }
-            }
+/* Adds the terms of one tap (kd, kh, kw) of weight wv on the input plane
+ * xp, for the slots [jb, je) of each phase. */
+static void scatter_tap(const plan *pl, const accum *ac, const double *xp,
+                        double wv, int64_t kd, int64_t kh, int64_t kw,
+                        int64_t jb, int64_t je)
+{
+    const int64_t LH = pl->L[1], LW = pl->L[2];
+    const int64_t SD = pl->S[0], SH = pl->S[1], SW = pl->S[2];
+    const int64_t DD = pl->D[0], DH = pl->D[1], DW = pl->D[2];
+    const int64_t PD = pl->P[0], PH = pl->P[1], PW = pl->P[2];
+    const int64_t OH = pl->O[1];
+    const int64_t SP = ac->SP, OJ = ac->OJ;
+
+    /* The tap's row: slots j0 .. j0 + nw - 1 of phase r, from x columns
+     * iw0 ..; clipped to the block. */
+    const int64_t iw0 = pl->ilo[2][kw];
+    const int64_t nw = pl->ihi[2][kw] - iw0;
+    if (nw <= 0)
+        return;
+    const int64_t ow0 = iw0 * SW - PW + kw * DW;
+    const int64_t r = ow0 % SW;
+    const int64_t j0 = ow0 / SW;
+    const int64_t ja = j0 > jb ? j0 : jb;
+    const int64_t jz = j0 + nw < je ? j0 + nw : je;
+    if (ja >= jz)
+        return;
+    const int64_t len = jz - ja;
+    const int64_t iwa = iw0 + (ja - j0);
+    for (int64_t id = pl->ilo[0][kd]; id < pl->ihi[0][kd]; id++) {
+        const int64_t od = id * SD - PD + kd * DD;
+        for (int64_t ih = pl->ilo[1][kh]; ih < pl->ihi[1][kh]; ih++) {
+            const int64_t oh = ih * SH - PH + kh * DH;
+            const double *xr = xp + (id * LH + ih) * LW + iwa;
+            const int64_t a = ((od * OH + oh) * SP + r) * OJ + ja;
+            if (pl->dd)
+                row_dd(len, wv, xr, ac->yh + a, ac->yl + a, ac->eh + a, ac->el + a);
+            else
+                row_plain(len, wv, xr, ac->yh + a, ac->eh + a);
         }
     }
+}
 
-    /* Write the plane out in natural order, phase by phase (ow = j*SW + r);
-     * double-double: y = fl(hi + lo), or hi when it is not finite. */
+/* Writes plane q out in natural order, phase by phase (ow = j*SW + r);
+ * double-double: y = fl(hi + lo), or hi when it is not finite. */
+static void accum_store(const plan *pl, const accum *ac, int64_t q)
+{
+    const int64_t OD = pl->O[0], OH = pl->O[1], OW = pl->O[2], SW = pl->S[2];
+    const int64_t SP = ac->SP, OJ = ac->OJ;
+    const int64_t out_plane = OD * OH * OW;
     double *yp = pl->y + q * out_plane;
     double *ep = pl->eb + q * out_plane;
     for (int64_t row = 0; row < OD * OH; row++) {
@@ -245,6 +226,43 @@ static void plane(const plan *pl, int64_t q, const accum *ac)
             }
         }
     }
+}
+
+/* One output plane q = n*C_out + g*Mg + m. */
+static void plane(const plan *pl, int64_t q, const accum *ac)
+{
+    const int64_t C_in = pl->C_in, C_out = pl->C_out;
+    const int64_t Cg = pl->Cg, Mg = pl->Mg;
+    const int64_t KD = pl->K[0], KH = pl->K[1], KW = pl->K[2];
+    const int64_t OJ = ac->OJ;
+    const int64_t n = q / C_out;
+    const int64_t co = q % C_out;
+    const int64_t g = co / Mg;
+    const int64_t m = co % Mg;
+    const int64_t in_plane = pl->L[0] * pl->L[1] * pl->L[2];
+    const int64_t taps = KD * KH * KW;
+
+    accum_start(ac, pl->bias != NULL ? pl->bias[co] : 0.0, pl->dd);
+
+    /* Scatter every input channel of the group through every tap, one
+     * block of JB slots (output columns of each phase) at a time so that
+     * long rows stay in cache.  Every output element lies in one block,
+     * so its terms still arrive in (c, k) order. */
+    for (int64_t jb = 0; jb < OJ; jb += JB) {
+        const int64_t je = jb + JB < OJ ? jb + JB : OJ;
+        for (int64_t c = 0; c < Cg; c++) {
+            const int64_t ci = g * Cg + c;
+            const double *xp = pl->x + (n * C_in + ci) * in_plane;
+            const double *wp = pl->w + (ci * Mg + m) * taps;
+            for (int64_t kd = 0; kd < KD; kd++)
+                for (int64_t kh = 0; kh < KH; kh++)
+                    for (int64_t kw = 0; kw < KW; kw++)
+                        scatter_tap(pl, ac, xp, wp[(kd * KH + kh) * KW + kw],
+                                    kd, kh, kw, jb, je);
+        }
+    }
+
+    accum_store(pl, ac, q);
 }
 
 static void *run_chunk(void *arg)
@@ -372,7 +390,7 @@ int iohw_conv_transpose_fast(const iohw_problem *p, const double *x,
     return 0;
 }
 
-int64_t iohw_oracle_terms_max(const iohw_problem *p)
+int iohw_oracle_terms(const iohw_problem *p, int64_t *terms_max, iohw_error *err)
 {
     /*
      * terms_max = Cg * prod_a max_{o_a} #{k_a : some i_a in [0, L_a) has
@@ -382,10 +400,14 @@ int64_t iohw_oracle_terms_max(const iohw_problem *p)
      * o = i*S + k*D - P for i in its valid range: an arithmetic progression
      * of step S.  A difference array along steps of S (cnt[o] = diff[o] +
      * cnt[o - S]) counts them all in O(O + K) time.
-     * Returns -1 for an invalid problem or when memory runs out.
      */
-    if (p == NULL || iohw_problem_validate(p, NULL) != 0)
-        return -1;
+    if (terms_max == NULL)
+        return iohw_error_set(err, "terms_max: argument terms_max is NULL");
+    *terms_max = -1;
+    if (p == NULL)
+        return iohw_error_set(err, "terms_max: problem is NULL");
+    if (iohw_problem_validate(p, err) != 0)
+        return iohw_error_prefix(err, "terms_max: problem");
     plan pl;
     memset(&pl, 0, sizeof pl);
     plan_axes(p, &pl);
@@ -394,7 +416,8 @@ int64_t iohw_oracle_terms_max(const iohw_problem *p)
         const int64_t O = pl.O[a], S = pl.S[a];
         int64_t *cnt = calloc((size_t)O, sizeof *cnt);
         if (cnt == NULL)
-            return -1;
+            return iohw_error_set(err, "terms_max: out of memory (a count for each "
+                                  "of %lld output positions)", (long long)O);
         /* Mark where each tap's progression starts and ends. */
         for (int64_t k = 0; k < pl.K[a]; k++) {
             int64_t lo, hi;
@@ -418,5 +441,12 @@ int64_t iohw_oracle_terms_max(const iohw_problem *p)
         free(cnt);
         terms = terms * best;
     }
-    return terms;
+    *terms_max = terms;
+    return 0;
+}
+
+int64_t iohw_oracle_terms_max(const iohw_problem *p)
+{
+    int64_t terms;
+    return iohw_oracle_terms(p, &terms, NULL) == 0 ? terms : -1;
 }

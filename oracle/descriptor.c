@@ -308,13 +308,99 @@ static int tokenize(const char *text, token tok[K_COUNT], int seen[K_COUNT],
     return 0;
 }
 
+/* Batch, channels and groups (n and g optional). */
+static int parse_channels(const token tok[K_COUNT], const int seen[K_COUNT],
+                          iohw_problem *p, iohw_error *err)
+{
+    if (seen[K_N] && parse_min(&tok[K_N], "n", tok[K_N].val, tok[K_N].vlen,
+                               1, &p->batch, err) != 0)
+        return -1;
+    if (parse_min(&tok[K_CI], "ci", tok[K_CI].val, tok[K_CI].vlen, 1,
+                  &p->in_channels, err) != 0)
+        return -1;
+    if (parse_min(&tok[K_CO], "co", tok[K_CO].val, tok[K_CO].vlen, 1,
+                  &p->out_channels, err) != 0)
+        return -1;
+    if (seen[K_G] && parse_min(&tok[K_G], "g", tok[K_G].val, tok[K_G].vlen,
+                               1, &p->groups, err) != 0)
+        return -1;
+    return 0;
+}
+
+/* Spatial axes; `in` fixes the rank.  The rank, or -1. */
+static int parse_spatial(const token tok[K_COUNT], const int seen[K_COUNT],
+                         iohw_problem *p, iohw_error *err)
+{
+    const int rank = parse_axes(&tok[K_IN], "in", 0, 1, p->in_size, err);
+    if (rank < 0)
+        return -1;
+    p->rank = (uint32_t)rank;
+    if (parse_axes(&tok[K_K], "k", rank, 1, p->kernel, err) < 0)
+        return -1;
+    if (seen[K_S] && parse_axes(&tok[K_S], "s", rank, 1, p->stride, err) < 0)
+        return -1;
+    if (seen[K_D] &&
+        parse_axes(&tok[K_D], "d", rank, 1, p->dilation, err) < 0)
+        return -1;
+    if (seen[K_PAD] &&
+        parse_pad(&tok[K_PAD], rank, p->pad_begin, p->pad_end, err) != 0)
+        return -1;
+    if (seen[K_OP] &&
+        parse_axes(&tok[K_OP], "op", rank, 0, p->output_padding, err) < 0)
+        return -1;
+    return rank;
+}
+
+/* Bias, type and layouts of a problem of the given rank. */
+static int parse_bias_type_layouts(const token tok[K_COUNT], const int seen[K_COUNT],
+                                   int rank, iohw_problem *p, iohw_error *err)
+{
+    if (seen[K_BIAS]) {
+        int64_t v;
+        if (parse_int(&tok[K_BIAS], "bias", tok[K_BIAS].val, tok[K_BIAS].vlen,
+                      &v, err) != 0)
+            return -1;
+        if (v != 0 && v != 1)
+            return tok_error(err, &tok[K_BIAS], "bias must be 0 or 1");
+        p->has_bias = (int32_t)v;
+    }
+    if (seen[K_DT]) {
+        char name[8];
+        if (copy_word(&tok[K_DT], name, sizeof name) != 0 ||
+            iohw_dtype_parse(name, &p->dtype) != 0)
+            return tok_error(err, &tok[K_DT], "unknown dtype (f32, f64, f16, "
+                             "bf16)");
+    }
+    if (seen[K_XL] &&
+        parse_layout(&tok[K_XL], 0, rank, p->data_layout, err) != 0)
+        return -1;
+    if (seen[K_WL] &&
+        parse_layout(&tok[K_WL], 1, rank, p->weight_layout, err) != 0)
+        return -1;
+    return 0;
+}
+
+/* How the inputs are filled: fill name and seed. */
+static int parse_fill(const token tok[K_COUNT], const int seen[K_COUNT],
+                      iohw_desc *r, iohw_error *err)
+{
+    if (seen[K_FILL]) {
+        if (copy_word(&tok[K_FILL], r->fill, sizeof r->fill) != 0 ||
+            !iohw_fill_known(r->fill))
+            return tok_error(err, &tok[K_FILL], "unknown fill (exact, normal, "
+                             "uniform, cancel, range, special)");
+    }
+    if (seen[K_SEED] && parse_seed(&tok[K_SEED], &r->seed, err) != 0)
+        return -1;
+    return 0;
+}
+
 int iohw_desc_parse(const char *text, iohw_desc *d, iohw_error *err)
 {
     static const int required[] = {K_CI, K_CO, K_IN, K_K};
     token tok[K_COUNT];
     int seen[K_COUNT] = {0};
     iohw_desc r;
-    int64_t v;
 
     /* Test the input parameters. */
     if (text == NULL)
@@ -328,74 +414,16 @@ int iohw_desc_parse(const char *text, iohw_desc *d, iohw_error *err)
             return iohw_error_set(err, "descriptor: missing required key "
                                   "'%s'", KEY_NAMES[required[i]]);
 
-    /* Defaults. */
+    /* Defaults, then every key given. */
     memset(&r, 0, sizeof r);
     iohw_problem_init(&r.p);
     strcpy(r.fill, "normal");
     r.seed = 1;
-
-    /* Channels. */
-    if (seen[K_N] && parse_min(&tok[K_N], "n", tok[K_N].val, tok[K_N].vlen,
-                               1, &r.p.batch, err) != 0)
+    if (parse_channels(tok, seen, &r.p, err) != 0)
         return -1;
-    if (parse_min(&tok[K_CI], "ci", tok[K_CI].val, tok[K_CI].vlen, 1,
-                  &r.p.in_channels, err) != 0)
-        return -1;
-    if (parse_min(&tok[K_CO], "co", tok[K_CO].val, tok[K_CO].vlen, 1,
-                  &r.p.out_channels, err) != 0)
-        return -1;
-    if (seen[K_G] && parse_min(&tok[K_G], "g", tok[K_G].val, tok[K_G].vlen,
-                               1, &r.p.groups, err) != 0)
-        return -1;
-
-    /* Spatial axes; `in` fixes the rank. */
-    const int rank = parse_axes(&tok[K_IN], "in", 0, 1, r.p.in_size, err);
-    if (rank < 0)
-        return -1;
-    r.p.rank = (uint32_t)rank;
-    if (parse_axes(&tok[K_K], "k", rank, 1, r.p.kernel, err) < 0)
-        return -1;
-    if (seen[K_S] && parse_axes(&tok[K_S], "s", rank, 1, r.p.stride, err) < 0)
-        return -1;
-    if (seen[K_D] &&
-        parse_axes(&tok[K_D], "d", rank, 1, r.p.dilation, err) < 0)
-        return -1;
-    if (seen[K_PAD] &&
-        parse_pad(&tok[K_PAD], rank, r.p.pad_begin, r.p.pad_end, err) != 0)
-        return -1;
-    if (seen[K_OP] &&
-        parse_axes(&tok[K_OP], "op", rank, 0, r.p.output_padding, err) < 0)
-        return -1;
-
-    /* Bias, type, layouts, fill, seed. */
-    if (seen[K_BIAS]) {
-        if (parse_int(&tok[K_BIAS], "bias", tok[K_BIAS].val, tok[K_BIAS].vlen,
-                      &v, err) != 0)
-            return -1;
-        if (v != 0 && v != 1)
-            return tok_error(err, &tok[K_BIAS], "bias must be 0 or 1");
-        r.p.has_bias = (int32_t)v;
-    }
-    if (seen[K_DT]) {
-        char name[8];
-        if (copy_word(&tok[K_DT], name, sizeof name) != 0 ||
-            iohw_dtype_parse(name, &r.p.dtype) != 0)
-            return tok_error(err, &tok[K_DT], "unknown dtype (f32, f64, f16, "
-                             "bf16)");
-    }
-    if (seen[K_XL] &&
-        parse_layout(&tok[K_XL], 0, rank, r.p.data_layout, err) != 0)
-        return -1;
-    if (seen[K_WL] &&
-        parse_layout(&tok[K_WL], 1, rank, r.p.weight_layout, err) != 0)
-        return -1;
-    if (seen[K_FILL]) {
-        if (copy_word(&tok[K_FILL], r.fill, sizeof r.fill) != 0 ||
-            !iohw_fill_known(r.fill))
-            return tok_error(err, &tok[K_FILL], "unknown fill (exact, normal, "
-                             "uniform, cancel, range, special)");
-    }
-    if (seen[K_SEED] && parse_seed(&tok[K_SEED], &r.seed, err) != 0)
+    const int rank = parse_spatial(tok, seen, &r.p, err);
+    if (rank < 0 || parse_bias_type_layouts(tok, seen, rank, &r.p, err) != 0
+        || parse_fill(tok, seen, &r, err) != 0)
         return -1;
 
     /* Output size and the whole problem. */

@@ -109,15 +109,11 @@ int iohw_oracle_run(const iohw_problem *p, const void *x, const void *w,
                                   r, err);
 }
 
-int iohw_oracle_run_method(const iohw_problem *p, const void *x,
-                           const void *w, const void *bias,
-                           iohw_oracle_method method, int threads,
-                           iohw_oracle_result *r, iohw_error *err)
+/* Step 1: the arguments in order, then the three layout maps. */
+static int check_args(const iohw_problem *p, const void *x, const void *w,
+                      const void *bias, iohw_layout_map *xm, iohw_layout_map *wm,
+                      iohw_layout_map *ym, iohw_error *err)
 {
-    /* Test the input arguments. */
-    if (r == NULL)
-        return iohw_error_set(err, "oracle: result r is NULL");
-    memset(r, 0, sizeof *r);
     if (p == NULL)
         return iohw_error_set(err, "oracle: problem p is NULL");
     if (iohw_problem_validate(p, err) != 0)
@@ -128,80 +124,117 @@ int iohw_oracle_run_method(const iohw_problem *p, const void *x,
         return iohw_error_set(err, "oracle: w is NULL");
     if (p->has_bias && bias == NULL)
         return iohw_error_set(err, "oracle: bias is NULL but the problem has a bias");
-
-    iohw_layout_map xm, wm, ym;
-    if (iohw_layout_data_map(p, 0, &xm, err) != 0)
+    if (iohw_layout_data_map(p, 0, xm, err) != 0)
         return iohw_error_prefix(err, "oracle: x layout");
-    if (iohw_layout_weight_map(p, &wm, err) != 0)
+    if (iohw_layout_weight_map(p, wm, err) != 0)
         return iohw_error_prefix(err, "oracle: w layout");
-    if (iohw_layout_data_map(p, 1, &ym, err) != 0)
+    if (iohw_layout_data_map(p, 1, ym, err) != 0)
         return iohw_error_prefix(err, "oracle: y layout");
+    return 0;
+}
 
-    const iohw_dtype dt = p->dtype;
-    const size_t nx = (size_t)xm.count;
-    const size_t nw = (size_t)wm.count;
-    const size_t ny = (size_t)ym.count;
+/* The canonical-order doubles the core works on.  When y's layout is
+ * canonical the core writes the results in place (y and eb are NULL);
+ * without any permutation of x or w there is no scratch tmp. */
+typedef struct canon_buffers {
+    double *x, *w, *bias, *y, *eb, *tmp;
+} canon_buffers;
+
+static void buffers_free(canon_buffers *b)
+{
+    free(b->x);
+    free(b->w);
+    free(b->bias);
+    free(b->y);
+    free(b->eb);
+    free(b->tmp);
+}
+
+/* Allocates the buffers and r's three outputs; on failure frees the
+ * buffers and says how large the tensors were. */
+static int buffers_alloc(const iohw_problem *p, const iohw_layout_map *xm,
+                         const iohw_layout_map *wm, const iohw_layout_map *ym,
+                         canon_buffers *b, iohw_oracle_result *r, iohw_error *err)
+{
+    const size_t nx = (size_t)xm->count;
+    const size_t nw = (size_t)wm->count;
+    const size_t ny = (size_t)ym->count;
     const size_t nb = p->has_bias ? (size_t)p->out_channels : 0;
     const size_t ntmp = nx > nw ? nx : nw;
+    const int y_canon = is_canonical(ym);
+    const int need_tmp = !is_canonical(xm) || !is_canonical(wm);
 
-    /* Buffers: canonical x, w, bias, y and eb, and one scratch tensor.
-     * When y's layout is canonical the core writes the results in place;
-     * without any permutation there is no scratch. */
-    const int y_canon = is_canonical(&ym);
-    const int need_tmp = !is_canonical(&xm) || !is_canonical(&wm);
     r->y_f64 = malloc(ny * sizeof *r->y_f64);
     r->err_bound = malloc(ny * sizeof *r->err_bound);
-    r->y = malloc(ny * iohw_dtype_size(dt));
-    double *xc = malloc(nx * sizeof *xc);
-    double *wc = malloc(nw * sizeof *wc);
-    double *bc = nb > 0 ? malloc(nb * sizeof *bc) : NULL;
-    double *yc = y_canon ? NULL : malloc(ny * sizeof *yc);
-    double *ec = y_canon ? NULL : malloc(ny * sizeof *ec);
-    double *tmp = need_tmp ? malloc(ntmp * sizeof *tmp) : NULL;
-    int rc = -1;
-    if (xc == NULL || wc == NULL || (nb > 0 && bc == NULL) ||
-        (!y_canon && (yc == NULL || ec == NULL)) || (need_tmp && tmp == NULL) ||
+    r->y = malloc(ny * iohw_dtype_size(p->dtype));
+    memset(b, 0, sizeof *b);
+    b->x = malloc(nx * sizeof *b->x);
+    b->w = malloc(nw * sizeof *b->w);
+    b->bias = nb > 0 ? malloc(nb * sizeof *b->bias) : NULL;
+    b->y = y_canon ? NULL : malloc(ny * sizeof *b->y);
+    b->eb = y_canon ? NULL : malloc(ny * sizeof *b->eb);
+    b->tmp = need_tmp ? malloc(ntmp * sizeof *b->tmp) : NULL;
+    if (b->x == NULL || b->w == NULL || (nb > 0 && b->bias == NULL) ||
+        (!y_canon && (b->y == NULL || b->eb == NULL)) || (need_tmp && b->tmp == NULL) ||
         r->y_f64 == NULL || r->err_bound == NULL || r->y == NULL) {
-        iohw_error_set(err, "oracle: out of memory (x %zu, w %zu, y %zu elements)",
-                       nx, nw, ny);
-        goto done;
+        buffers_free(b);
+        return iohw_error_set(err, "oracle: out of memory (x %zu, w %zu, y %zu elements)",
+                              nx, nw, ny);
     }
+    return 0;
+}
+
+int iohw_oracle_run_method(const iohw_problem *p, const void *x,
+                           const void *w, const void *bias,
+                           iohw_oracle_method method, int threads,
+                           iohw_oracle_result *r, iohw_error *err)
+{
+    iohw_layout_map xm, wm, ym;
+    canon_buffers b;
+
+    /* Test the input arguments. */
+    if (r == NULL)
+        return iohw_error_set(err, "oracle: result r is NULL");
+    memset(r, 0, sizeof *r);
+    if (check_args(p, x, w, bias, &xm, &wm, &ym, err) != 0)
+        return -1;
+    if (buffers_alloc(p, &xm, &wm, &ym, &b, r, err) != 0) {
+        iohw_oracle_result_free(r);
+        return -1;
+    }
+    const iohw_dtype dt = p->dtype;
+    const size_t ny = (size_t)ym.count;
+    int rc = -1;
 
     /* Inputs to canonical double. */
-    to_canonical(&xm, dt, x, tmp, xc);
-    to_canonical(&wm, dt, w, tmp, wc);
-    if (nb > 0)
-        iohw_dtype_to_double(dt, bias, bc, nb);
+    to_canonical(&xm, dt, x, b.tmp, b.x);
+    to_canonical(&wm, dt, w, b.tmp, b.w);
+    if (b.bias != NULL)
+        iohw_dtype_to_double(dt, bias, b.bias, (size_t)p->out_channels);
 
-    /* The core. */
-    double *ycore = y_canon ? r->y_f64 : yc;
-    double *ecore = y_canon ? r->err_bound : ec;
-    if (core(method, p, xc, wc, bc, dt == IOHW_F64 ? 1 : 0, threads, ycore,
+    /* The core, in place when y's layout is canonical. */
+    double *ycore = b.y != NULL ? b.y : r->y_f64;
+    double *ecore = b.eb != NULL ? b.eb : r->err_bound;
+    if (core(method, p, b.x, b.w, b.bias, dt == IOHW_F64 ? 1 : 0, threads, ycore,
              ecore, err) != 0) {
         iohw_error_prefix(err, "oracle");
         goto done;
     }
 
     /* Outputs to the data layout; y rounded to the dtype. */
-    if (!y_canon) {
-        iohw_layout_from_canonical(&ym, sizeof(double), yc, r->y_f64);
-        iohw_layout_from_canonical(&ym, sizeof(double), ec, r->err_bound);
+    if (b.y != NULL) {
+        iohw_layout_from_canonical(&ym, sizeof(double), b.y, r->y_f64);
+        iohw_layout_from_canonical(&ym, sizeof(double), b.eb, r->err_bound);
     }
     iohw_dtype_from_double(dt, r->y_f64, r->y, ny);
-    r->terms_max = iohw_oracle_terms_max(p);
-    if (r->terms_max < 0) {
-        iohw_error_set(err, "oracle: out of memory computing terms_max");
+    if (iohw_oracle_terms(p, &r->terms_max, err) != 0) {
+        iohw_error_prefix(err, "oracle");
         goto done;
     }
     rc = 0;
 
 done:
-    free(xc);
-    free(wc);
-    free(bc);
-    free(yc);
-    free(ec);
-    free(tmp);
+    buffers_free(&b);
     if (rc != 0)
         iohw_oracle_result_free(r);
     return rc;

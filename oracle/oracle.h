@@ -80,7 +80,12 @@ int iohw_conv_transpose_ref(const iohw_problem *p, const double *x,
                             int threads, double *y, double *eb,
                             iohw_error *err);
 
-/* The largest number of products any output element sums. */
+/* The largest number of products any output element sums (terms_max) into
+ * *terms_max.  0, or -1 with the reason: an invalid problem, or no memory
+ * for the per-axis counts (8 bytes per output position of one axis). */
+int iohw_oracle_terms(const iohw_problem *p, int64_t *terms_max, iohw_error *err);
+
+/* The same number, or -1 where a caller has no use for the reason. */
 int64_t iohw_oracle_terms_max(const iohw_problem *p);
 
 #endif

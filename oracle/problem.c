@@ -125,18 +125,15 @@ static int check_count(const char *tensor, const char *formula, int64_t count,
     return 0;
 }
 
-int iohw_problem_validate(const iohw_problem *p, iohw_error *err)
+/* The scalar members: sizes of the struct, rank, batch, channels, groups. */
+static int check_scalars(const iohw_problem *p, iohw_error *err)
 {
-    /* Test the input parameters. */
-    if (p == NULL)
-        return iohw_error_set(err, "problem is NULL");
     if (p->struct_size != sizeof *p)
         return iohw_error_set(err, "struct_size = %" PRIu32 ", expected %zu",
                               p->struct_size, sizeof *p);
     if (p->rank < 1 || p->rank > NAXES)
         return iohw_error_set(err, "rank = %" PRIu32 ": must be 1, 2 or 3",
                               p->rank);
-    const int R = (int)p->rank;
     if (p->batch < 1)
         return iohw_error_set(err, "batch = %" PRId64 ": must be >= 1",
                               p->batch);
@@ -157,8 +154,12 @@ int iohw_problem_validate(const iohw_problem *p, iohw_error *err)
         return iohw_error_set(err, "groups = %" PRId64 " does not divide "
                               "out_channels = %" PRId64, p->groups,
                               p->out_channels);
+    return 0;
+}
 
-    /* Per-axis members: minimum on used axes, zero on unused ones. */
+/* Per-axis members: minimum on used axes, zero on unused ones. */
+static int check_axes(const iohw_problem *p, int R, iohw_error *err)
+{
     const struct {
         const char *name;
         const int64_t *v;
@@ -190,8 +191,12 @@ int iohw_problem_validate(const iohw_problem *p, iohw_error *err)
             return iohw_error_set(err, "out_size[%d] = %" PRId64 ": unused "
                                   "axis of a rank-%d problem must be 0", a,
                                   p->out_size[a], R);
+    return 0;
+}
 
-    /* Output sizes. */
+/* Output sizes: each the formula's value, and at least 1. */
+static int check_out_sizes(const iohw_problem *p, int R, iohw_error *err)
+{
     for (int a = 0; a < R; a++) {
         int64_t o;
         if (out_formula(p, a, &o) != 0)
@@ -207,16 +212,18 @@ int iohw_problem_validate(const iohw_problem *p, iohw_error *err)
                                   "the formula gives %" PRId64, a,
                                   axis_letter(R, a), p->out_size[a], o);
     }
+    return 0;
+}
 
-    /* Element type and bias. */
+/* Element type, bias flag and layout strings. */
+static int check_type_and_layouts(const iohw_problem *p, int R, iohw_error *err)
+{
     if (iohw_dtype_size(p->dtype) == 0)
         return iohw_error_set(err, "dtype = %d: must be f32, f64, f16 or bf16",
                               (int)p->dtype);
     if (p->has_bias != 0 && p->has_bias != 1)
         return iohw_error_set(err, "has_bias = %" PRId32 ": must be 0 or 1",
                               p->has_bias);
-
-    /* Layouts. */
     if (memchr(p->data_layout, '\0', sizeof p->data_layout) == NULL)
         return iohw_error_set(err, "data_layout is not NUL-terminated");
     if (memchr(p->weight_layout, '\0', sizeof p->weight_layout) == NULL)
@@ -225,8 +232,12 @@ int iohw_problem_validate(const iohw_problem *p, iohw_error *err)
         return iohw_error_prefix(err, "data_layout");
     if (iohw_layout_check_weight(p->weight_layout, R, err) != 0)
         return iohw_error_prefix(err, "weight_layout");
+    return 0;
+}
 
-    /* Tensor sizes. */
+/* Element counts of x, w and y (bias never holds more than y). */
+static int check_tensor_sizes(const iohw_problem *p, int R, iohw_error *err)
+{
     const int64_t Mg = p->out_channels / p->groups;
     if (check_count("x", "N*C_in*L", count_of(p->batch, p->in_channels,
                                                 p->in_size, R), err) != 0)
@@ -236,6 +247,20 @@ int iohw_problem_validate(const iohw_problem *p, iohw_error *err)
         return -1;
     if (check_count("y", "N*C_out*O", count_of(p->batch, p->out_channels,
                                                  p->out_size, R), err) != 0)
+        return -1;
+    return 0;
+}
+
+int iohw_problem_validate(const iohw_problem *p, iohw_error *err)
+{
+    /* Test the input parameters, in the order of the struct. */
+    if (p == NULL)
+        return iohw_error_set(err, "problem is NULL");
+    if (check_scalars(p, err) != 0)
+        return -1;
+    const int R = (int)p->rank;
+    if (check_axes(p, R, err) != 0 || check_out_sizes(p, R, err) != 0
+        || check_type_and_layouts(p, R, err) != 0 || check_tensor_sizes(p, R, err) != 0)
         return -1;
     return 0;
 }

@@ -274,6 +274,66 @@ static const char *parse_string(parser *p)
 
 static iohw__json *parse_value(parser *p, int depth);
 
+/* The members of a container being parsed, in heap arrays that grow; the
+ * finished container copies them into the arena. */
+typedef struct members {
+    iohw__json **items;
+    const char **keys;
+    size_t n, cap;
+} members;
+
+/* Room for one more member; 0, or -1 after fail(). */
+static int members_reserve(parser *p, members *m)
+{
+    if (m->n < m->cap)
+        return 0;
+    size_t cap = m->cap == 0 ? 8 : m->cap * 2;
+    iohw__json **ni = realloc(m->items, cap * sizeof *ni);
+    const char **nk = ni == NULL ? NULL : realloc(m->keys, cap * sizeof *nk);
+    if (ni != NULL)
+        m->items = ni;
+    if (nk != NULL)
+        m->keys = nk;
+    if (ni == NULL || nk == NULL) {
+        fail(p, "out of memory");
+        return -1;
+    }
+    m->cap = cap;
+    return 0;
+}
+
+/* An object member's name and the ':' after it; the name, or NULL after
+ * fail(). */
+static const char *parse_member_name(parser *p)
+{
+    if (p->pos >= p->len || p->s[p->pos] != '"')
+        return fail(p, p->pos >= p->len ? "input ends inside an object"
+                                        : "expected a member name in quotes");
+    const char *key = parse_string(p);
+    if (key == NULL)
+        return NULL;
+    skip_space(p);
+    if (p->pos >= p->len || p->s[p->pos] != ':')
+        return fail(p, "expected ':' after member name \"%.40s\"", key);
+    p->pos++;
+    return key;
+}
+
+/* Moves the members into v's arena arrays; v, or NULL after fail(). */
+static iohw__json *finish_container(parser *p, iohw__json *v, const members *m,
+                                    int object)
+{
+    v->n = m->n;
+    v->items = arena_alloc(p->doc, m->n * sizeof *v->items);
+    v->keys = object ? arena_alloc(p->doc, m->n * sizeof *v->keys) : NULL;
+    if (v->items == NULL || (object && v->keys == NULL))
+        return fail(p, "out of memory");
+    memcpy(v->items, m->items, m->n * sizeof *m->items);
+    if (object)
+        memcpy(v->keys, m->keys, m->n * sizeof *m->keys);
+    return v;
+}
+
 /* Parses an array or object; the opening bracket is at p->pos. */
 static iohw__json *parse_container(parser *p, int depth, int object)
 {
@@ -283,9 +343,8 @@ static iohw__json *parse_container(parser *p, int depth, int object)
     if (depth >= IOHW__JSON_DEPTH_MAX)
         return fail(p, "nested deeper than %d levels", IOHW__JSON_DEPTH_MAX);
     char close = object ? '}' : ']';
-    size_t n = 0, cap = 0;
-    iohw__json **items = NULL;
-    const char **keys = NULL;
+    members m = {NULL, NULL, 0, 0};
+    iohw__json *done = NULL;
     p->pos++;
     skip_space(p);
     if (p->pos < p->len && p->s[p->pos] == close) {
@@ -294,45 +353,21 @@ static iohw__json *parse_container(parser *p, int depth, int object)
     }
     for (;;) {
         const char *key = NULL;
-        if (n == cap) {
-            cap = cap == 0 ? 8 : cap * 2;
-            iohw__json **ni = realloc(items, cap * sizeof *ni);
-            const char **nk = ni == NULL ? NULL : realloc(keys, cap * sizeof *nk);
-            if (ni != NULL)
-                items = ni;
-            if (nk != NULL)
-                keys = nk;
-            if (ni == NULL || nk == NULL) {
-                fail(p, "out of memory");
-                goto failed;
-            }
-        }
+        if (members_reserve(p, &m) != 0)
+            goto out;
         skip_space(p);
-        if (object) {
-            if (p->pos >= p->len || p->s[p->pos] != '"') {
-                fail(p, p->pos >= p->len ? "input ends inside an object"
-                                         : "expected a member name in quotes");
-                goto failed;
-            }
-            if ((key = parse_string(p)) == NULL)
-                goto failed;
-            skip_space(p);
-            if (p->pos >= p->len || p->s[p->pos] != ':') {
-                fail(p, "expected ':' after member name \"%.40s\"", key);
-                goto failed;
-            }
-            p->pos++;
-        }
+        if (object && (key = parse_member_name(p)) == NULL)
+            goto out;
         iohw__json *item = parse_value(p, depth + 1);
         if (item == NULL)
-            goto failed;
-        items[n] = item;
-        keys[n] = key;
-        n++;
+            goto out;
+        m.items[m.n] = item;
+        m.keys[m.n] = key;
+        m.n++;
         skip_space(p);
         if (p->pos >= p->len) {
             fail(p, "input ends inside an %s", object ? "object" : "array");
-            goto failed;
+            goto out;
         }
         if (p->s[p->pos] == close) {
             p->pos++;
@@ -340,27 +375,15 @@ static iohw__json *parse_container(parser *p, int depth, int object)
         }
         if (p->s[p->pos] != ',') {
             fail(p, "expected ',' or '%c'", close);
-            goto failed;
+            goto out;
         }
         p->pos++;
     }
-    v->n = n;
-    v->items = arena_alloc(p->doc, n * sizeof *v->items);
-    v->keys = object ? arena_alloc(p->doc, n * sizeof *v->keys) : NULL;
-    if (v->items == NULL || (object && v->keys == NULL)) {
-        fail(p, "out of memory");
-        goto failed;
-    }
-    memcpy(v->items, items, n * sizeof *items);
-    if (object)
-        memcpy(v->keys, keys, n * sizeof *keys);
-    free(items);
-    free(keys);
-    return v;
-failed:
-    free(items);
-    free(keys);
-    return NULL;
+    done = finish_container(p, v, &m, object);
+out:
+    free(m.items);
+    free(m.keys);
+    return done;
 }
 
 static iohw__json *parse_value_at(parser *p, int depth)
