@@ -207,7 +207,7 @@ int iohw__exec_spawn(const exec_cmd *cmd, const char *const *extra,
                  WTERMSIG(status), strsignal(WTERMSIG(status)));
     else
         snprintf(how, sizeof how, "ended with wait status %d", status);
-    char output[HEAD_MAX + TAIL_MAX + 80];
+    char output[sizeof head + sizeof tail + 80];  /* room for both, whole */
     describe_output(head, tail, skipped, output, sizeof output);
     return iohw_error_set(err, "%.200s %s%s", cmd->argv[0], how, output);
 }
