@@ -86,6 +86,11 @@ typedef struct iohw_run_results {
     int64_t resumed;            /* items taken from the journal */
     int allow_empty;            /* the option of the same name */
     iohw_machine machine;       /* the machine the run happened on */
+    /* Appended: the claimed-pair coverage (docs/REPORT_FORMAT.md), set by
+     * the cli after the run; claim_known 0 when it was not computed. */
+    int claim_known;
+    int64_t claim_pairs;        /* factor-value pairs the backend claims */
+    int64_t claim_covered;      /* of those, pairs the claimed cases hold */
 } iohw_run_results;
 
 /* Runs everything; returns 0 when the run completed (whatever the statuses)
