@@ -3,6 +3,7 @@
  * against a backend in isolated worker processes and reports (harness/run.h).
  */
 #include "cli/cli.h"
+#include "cli/claim.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -77,6 +78,12 @@ const char iohw_cli_run_help[] =
     "                      misinterpretations to name the bug behind a FAIL\n"
     "  --allow-empty       exit 0 even when no case was compared with the\n"
     "                      oracle (every case UNSUPPORTED, or none selected)\n"
+    "  --claim-coverage    after the run, learn what the backend claims (its\n"
+    "                      supports() asked over the suites' factor space, in\n"
+    "                      a child process, as 'iohw gen --for-backend') and\n"
+    "                      report the claimed-pair coverage: of the factor-\n"
+    "                      value pairs it claims, how many the cases it\n"
+    "                      claimed hold (summary, JSON, HTML, Markdown)\n"
     "  --quiet             no progress output (failure blocks and the summary\n"
     "                      are still printed)\n"
     "  --junit F           write JUnit XML to F (one testsuite per category)\n"
@@ -228,6 +235,8 @@ static int parse_args(int argc, char **argv, iohw_run_options *o,
             o->diagnose = 0;
         } else if (strcmp(a, "--allow-empty") == 0) {
             o->allow_empty = 1;
+        } else if (strcmp(a, "--claim-coverage") == 0) {
+            o->claim_coverage = 1;
         } else if (strcmp(a, "--adapt-layout") == 0) {
             o->adapt_layout = 1;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
@@ -318,6 +327,8 @@ int iohw_cli_run(int argc, char **argv)
         iohw_baseline_print_stale(&bl, stderr);
         ro.baseline = &bl;
     }
+    if (o.claim_coverage && iohw_cli_claim_coverage(o.backend, &res, &err) != 0)
+        iohw_cli_error("run: --claim-coverage: %s", err.msg);
     iohw_run_summary(&res, stdout);
     fflush(stdout);
     rc = iohw_run_exit_code(&res);

@@ -63,6 +63,9 @@ typedef struct iohw_run_options {
                                    0 = off */
     int allow_empty;            /* 1: a run that compared no case's output
                                    may exit 0 */
+    int claim_coverage;         /* 1: the cli computes the claimed-pair
+                                   coverage after the run (cli/claim.h);
+                                   the run itself ignores it */
 } iohw_run_options;
 
 /* Zeroes *o and sets the defaults of `iohw run`: shard 1/1, one job per
@@ -112,6 +115,11 @@ int64_t iohw_run_list(const iohw_run_options *o, FILE *out, iohw_error *err);
 /* Prints the summary of a run on out: a table by status, then a table by
  * tag (pass, fail and other counts per tag). */
 void iohw_run_summary(const iohw_run_results *r, FILE *out);
+
+/* The claimed-pair coverage as one sentence ("of the N factor-value pairs
+ * this backend claims, the claimed cases cover M (P%)") into buf; 0, or -1
+ * (buf "") when r->claim_known is 0. */
+int iohw_run_claim_sentence(const iohw_run_results *r, char *buf, size_t n);
 
 /* The exit status of `iohw run` for these results: 1 when some result is
  * FAIL, ERROR, CRASH, TIMEOUT or INVALID, or when no case's output was
