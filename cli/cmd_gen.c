@@ -159,21 +159,21 @@ static double percent(int64_t part, int64_t whole)
 }
 
 /* --for-backend: what the claim is and what the suite holds of it. */
-static void print_claim(const iohw_plan *plan, const iohw_claim *c)
+static void print_claim(FILE *out, const iohw_plan *plan, const iohw_cli_claim *cc)
 {
-    printf("claim: %lld of %lld pairs of factor values (%.1f%%), learned from "
-           "%lld supports() calls (%lld rows accepted)\n",
-           (long long)c->pairs_claimed, (long long)c->pairs_coexisting,
-           percent(c->pairs_claimed, c->pairs_coexisting), (long long)c->asked,
-           (long long)c->accepted_rows);
-    printf("plain %s profile: %lld of %lld cases claimed, claimed-pair coverage "
-           "%lld of %lld (%.1f%%)\n", plan->profile, (long long)plan->profile_claimed,
-           (long long)plan->profile_cases, (long long)plan->profile_claim_covered,
-           (long long)plan->claim_pairs,
-           percent(plan->profile_claim_covered, plan->claim_pairs));
-    printf("this suite: %lld cases, all claimed, claimed-pair coverage %lld of %lld "
-           "(%.1f%%)\n", (long long)plan->count, (long long)plan->claim_covered,
-           (long long)plan->claim_pairs, percent(plan->claim_covered, plan->claim_pairs));
+    const iohw_claim *c = &cc->claim;
+    fprintf(out, "claim: %lld of %lld pairs of factor values (%.1f%%); supports() "
+            "asked %lld times, %lld rows accepted\n", (long long)c->pairs_claimed,
+            (long long)c->pairs_coexisting, percent(c->pairs_claimed, c->pairs_coexisting),
+            (long long)cc->probe.calls, (long long)c->accepted_rows);
+    fprintf(out, "plain %s profile: %lld of %lld cases claimed, claimed-pair coverage "
+            "%lld of %lld (%.1f%%)\n", plan->profile, (long long)plan->profile_claimed,
+            (long long)plan->profile_cases, (long long)plan->profile_claim_covered,
+            (long long)plan->claim_pairs,
+            percent(plan->profile_claim_covered, plan->claim_pairs));
+    fprintf(out, "this suite: %lld cases, all claimed, claimed-pair coverage %lld of %lld "
+            "(%.1f%%)\n", (long long)plan->count, (long long)plan->claim_covered,
+            (long long)plan->claim_pairs, percent(plan->claim_covered, plan->claim_pairs));
 }
 
 /* Plans the suite: the profile, or, with --for-backend, the profile
@@ -195,10 +195,18 @@ static int plan_suite(const gen_options *o, iohw_plan *plan)
         return IOHW_EXIT_USAGE;
     }
     int rc = iohw_cli_claim_plan(&cc, o->profile, o->seed, plan, &e);
-    if (rc != 0)
+    if (rc != 0) {
         iohw_cli_error("gen: --for-backend: %s", e.msg);
-    else if (!o->dry_run)
-        print_claim(plan, &cc.claim);
+    } else if (cc.claim.pairs_claimed == 0) {
+        iohw_cli_error("gen: --for-backend: '%s' claims none of the %lld problems asked "
+                       "(a backend that takes one layout permutation only may be run "
+                       "with 'iohw run --adapt-layout' on a plain profile)", o->backend,
+                       (long long)cc.probe.calls);
+        iohw_plan_free(plan);
+        rc = -1;
+    } else {
+        print_claim(o->dry_run ? stderr : stdout, plan, &cc);
+    }
     iohw_cli_claim_free(&cc);
     return rc != 0 ? IOHW_EXIT_USAGE : IOHW_EXIT_OK;
 }

@@ -4,9 +4,11 @@
  *
  * A backend claims a pair of factor values (f = a, g = b) when it accepts
  * (supports() returns IOHW_OK) at least one representative problem that
- * holds both values: the problem the factor builder makes of a valid row
- * (variant 0).  The generators never load a backend: the caller passes
- * `accepts`, which asks it (cli asks harness/probe.h).
+ * holds both values: one of the first four problems the factor builder
+ * makes of a valid row (its variants 0 to 3, which differ in layout
+ * permutations, batch, groups, lengths and pad sides).  The generators
+ * never load a backend: the caller passes `accepts`, which asks it (cli
+ * asks harness/probe.h).
  *
  * Learning the claim (iohw_claim_learn) asks accepts() about:
  *   1. the rows of the smoke covering array;

@@ -6,8 +6,10 @@
  *   value number  offset[f] + a for value a of factor f (claim.h);
  *   row           values of every factor (pairwise.h), valid under the
  *                 suite's predicate (suite_factors.c);
- *   asked row     a row whose variant-0 problem went to accepts(); the
- *                 answer is cached by the row without its fill;
+ *   asked row     a row whose problems went to accepts(): variant 0, then
+ *                 variants 1 .. VARIANTS-1 (other layout permutations, N,
+ *                 G, lengths, pad sides) until one is accepted; the
+ *                 accepted variant is cached by the row without its fill;
  *   witness       an accepted row; kept (up to WITNESS_MAX) as a base from
  *                 which rows for other values are repaired;
  *   repair        a depth-first search over the factors in order, the fixed
@@ -30,6 +32,7 @@
 #define NODE_LIMIT 5000
 #define ARRAY_NODE_LIMIT 20000
 #define ARRAY_SEED UINT64_C(0x5eed0000)
+#define VARIANTS 4
 
 _Static_assert(F <= 32, "claim.h holds 32 factor offsets");
 
@@ -130,32 +133,46 @@ static void mark_row(learner *L, const int *v)
     }
 }
 
-/* 1 when the backend accepts the row's problem, 0 when not (or when the
- * row builds no problem), -1 when accepts() failed or memory ran out. */
-static int ask(learner *L, const int *v)
+/* The variant (0 .. VARIANTS-1) of the row whose problem the backend
+ * accepts, the first asked in order; -1 when it accepts none (or the row
+ * builds no problem); -2 when accepts() failed or memory ran out. */
+static int ask_variant(learner *L, const int *v)
 {
     cache *t = L->c->cache;
     const uint64_t key = row_key(v);
-    int ok = cache_get(t, key);
-    if (ok >= 0)
-        return ok;
-    iohw_problem p;
-    ok = 0;
-    if (iohw__factors_build(v, 0, &p) == 0) {
+    int got = cache_get(t, key);
+    if (got >= 0)
+        return got - 1;
+    iohw_problem p, prev;
+    int ok = 0, var = 0;
+    for (; var < VARIANTS && ok == 0; var++) {
+        if (iohw__factors_build(v, var, &p) != 0)
+            break;
+        if (var > 0 && memcmp(&p, &prev, sizeof p) == 0)
+            continue;  /* the variant fell back to variant 0 */
+        prev = p;
         ok = L->accepts(&p, L->ctx);
         L->c->asked++;
     }
-    if (ok < 0 || cache_put(t, key, ok) != 0) {
+    if (ok < 0 || cache_put(t, key, ok > 0 ? var : 0) != 0) {
         L->failed = ok < 0 ? 1 : 2;
+        return -2;
+    }
+    if (ok == 0)
         return -1;
-    }
-    if (ok) {
-        L->c->accepted_rows++;
-        mark_row(L, v);
-        if (L->nwit < WITNESS_MAX)
-            memcpy(L->wit[L->nwit++], v, sizeof L->wit[0]);
-    }
-    return ok;
+    L->c->accepted_rows++;
+    mark_row(L, v);
+    if (L->nwit < WITNESS_MAX)
+        memcpy(L->wit[L->nwit++], v, sizeof L->wit[0]);
+    return var - 1;
+}
+
+/* 1 when the backend accepts a variant of the row, 0 when not, -1 when
+ * accepts() failed or memory ran out. */
+static int ask(learner *L, const int *v)
+{
+    int var = ask_variant(L, v);
+    return var >= 0 ? 1 : var == -1 ? 0 : -1;
 }
 
 /* --- learning ------------------------------------------------------------ */
@@ -352,7 +369,7 @@ static int claim_valid(const int *v, void *ctx)
 }
 
 /* Adds the row as the next pairwise case: its variant when the backend
- * accepts that too, else variant 0 (accepted: the row was). */
+ * accepts that too, else the variant it accepted while learning. */
 static int add_row(learner *L, iohw_plan *plan, const int *v, iohw_error *err)
 {
     iohw_desc d;
@@ -361,8 +378,11 @@ static int add_row(learner *L, iohw_plan *plan, const int *v, iohw_error *err)
     int ok = iohw__factors_build(v, variant, &d.p) == 0 ? L->accepts(&d.p, L->ctx) : 0;
     if (ok < 0)
         return iohw_error_set(err, "claim: asking the backend failed");
-    if (ok == 0 && iohw__factors_build(v, 0, &d.p) != 0)
-        return iohw_error_set(err, "claim: the builder rejected an accepted row");
+    if (ok == 0) {
+        int var = ask_variant(L, v);
+        if (var < 0 || iohw__factors_build(v, var, &d.p) != 0)
+            return iohw_error_set(err, "claim: the builder rejected an accepted row");
+    }
     snprintf(d.fill, sizeof d.fill, "%s", iohw_fill_names()[v[IOHW__FACTOR_FILL]]);
     return iohw__plan_add(plan, IOHW__CAT_PAIRWISE, &d, "pairwise", 0, err);
 }
