@@ -177,6 +177,16 @@ static int ask(learner *L, const int *v)
 
 /* --- learning ------------------------------------------------------------ */
 
+static void learner_init(learner *L, iohw_claim *c, iohw_accepts_fn accepts,
+                         void *ctx)
+{
+    memset(L, 0, sizeof *L);
+    L->c = c;
+    L->accepts = accepts;
+    L->ctx = ctx;
+    iohw__factors_spec(&L->s, ARRAY_SEED);
+}
+
 /* Completes row (fixed values set, -1 elsewhere) from factor f on, each
  * factor trying base's value first; 1 when row holds a valid row. */
 static int repair(const learner *L, const int *base, int *row, int f,
@@ -274,11 +284,7 @@ int iohw_claim_learn(iohw_accepts_fn accepts, void *ctx, iohw_claim *c,
         return iohw_error_set(err, "claim: argument accepts or c is NULL");
     if (claim_init(c, err) != 0)
         return -1;
-    memset(&L, 0, sizeof L);
-    L.c = c;
-    L.accepts = accepts;
-    L.ctx = ctx;
-    iohw__factors_spec(&L.s, ARRAY_SEED);
+    learner_init(&L, c, accepts, ctx);
 
     /* The factor space, and step 1: the smoke covering array. */
     if (iohw_pairwise_coverage(&L.s, NULL, 0, &c->pairs_coexisting, &c->pairs_claimed,
@@ -455,11 +461,7 @@ int iohw_plan_for_claim(const char *profile, uint64_t seed, iohw_claim *c,
     memset(plan, 0, sizeof *plan);
     if (iohw_plan_profile(profile, seed, &base, err) != 0)
         return -1;
-    memset(&L, 0, sizeof L);
-    L.c = c;
-    L.accepts = accepts;
-    L.ctx = ctx;
-    iohw__factors_spec(&L.s, ARRAY_SEED);
+    learner_init(&L, c, accepts, ctx);
 
     snprintf(plan->profile, sizeof plan->profile, "%s", base.profile);
     plan->seed = seed;

@@ -2,8 +2,9 @@
  * harness/probe.c - supports() asked in a child process (see probe.h).
  *
  * Protocol over a socketpair: the child loads the backend and sends a
- * uint32 (1 loaded, 0 not) followed, when not, by a uint32 length and the
- * loader's message; then, for every iohw_problem it reads whole, it sends
+ * uint32 (1 loaded, 0 not) followed by strings (each a uint32 length and
+ * its bytes): the backend's name and version, or the loader's message;
+ * then, for every iohw_problem it reads whole, it sends
  * supports()'s int32 status.  End of file on its side unloads and exits.
  */
 #include "harness/probe.h"
@@ -38,6 +39,23 @@ static int send_full(int fd, const void *buf, size_t n)
     return 0;
 }
 
+/* A string as a uint32 length and its bytes. */
+static int send_str(int fd, const char *text)
+{
+    uint32_t len = (uint32_t)strlen(text);
+    return send_full(fd, &len, sizeof len) != 0 || send_full(fd, text, len) != 0 ? -1 : 0;
+}
+
+static int recv_str(int fd, char *buf, size_t n)
+{
+    uint32_t len = 0;
+    if (iohw__read_full(fd, &len, sizeof len) != 1 || len >= n
+        || (len > 0 && iohw__read_full(fd, buf, len) != 1))
+        return -1;
+    buf[len] = '\0';
+    return 0;
+}
+
 static void child(const char *backend, int fd)
 {
     iohw_loaded_backend lb;
@@ -46,11 +64,12 @@ static void child(const char *backend, int fd)
     if (send_full(fd, &ok, sizeof ok) != 0)
         iohw__exit_child(1);
     if (!ok) {
-        uint32_t len = (uint32_t)strlen(err.msg);
-        send_full(fd, &len, sizeof len);
-        send_full(fd, err.msg, len);
+        send_str(fd, err.msg);
         iohw__exit_child(0);
     }
+    if (send_str(fd, lb.table->name ? lb.table->name : "?") != 0
+        || send_str(fd, lb.table->version ? lb.table->version : "?") != 0)
+        iohw__exit_child(1);
     iohw_problem p;
     while (iohw__read_full(fd, &p, sizeof p) == 1) {
         int32_t status = lb.table->supports(lb.ctx, &p);
@@ -75,21 +94,28 @@ static int wait_readable(int fd)
     }
 }
 
-/* Stops the child and says how it ended. */
-static int fail(iohw_probe *pr, const char *what, iohw_error *err)
+/* Stops the child; how it ended into how[n]. */
+static void kill_child(iohw_probe *pr, char *how, int n)
 {
-    char how[256] = "";
     int status = 0;
+    how[0] = '\0';
     if (pr->pid > 0) {
         kill(pr->pid, SIGKILL);
         while (waitpid(pr->pid, &status, 0) < 0 && errno == EINTR)
             ;
-        iohw_worker_death_message(status, NULL, how, (int)sizeof how);
+        iohw_worker_death_message(status, NULL, how, n);
         pr->pid = 0;
     }
     if (pr->fd >= 0)
         close(pr->fd);
     pr->fd = -1;
+}
+
+/* Stops the child after a supports() call went wrong. */
+static int fail(iohw_probe *pr, const char *what, iohw_error *err)
+{
+    char how[256];
+    kill_child(pr, how, (int)sizeof how);
     return iohw_error_set(err, "backend '%s': the process asking supports() %s%s%s",
                           pr->backend, what, how[0] ? ": it " : "", how);
 }
@@ -124,16 +150,21 @@ int iohw_probe_start(const char *backend, iohw_probe *pr, iohw_error *err)
     pr->pid = pid;
     pr->fd = fds[0];
 
-    uint32_t ok = 0, len = 0;
-    if (wait_readable(pr->fd) != 0 || iohw__read_full(pr->fd, &ok, sizeof ok) != 1)
-        return fail(pr, "did not load it", err);
+    uint32_t ok = 0;
+    char text[IOHW_ERROR_MAX] = "";
+    if (wait_readable(pr->fd) != 0 || iohw__read_full(pr->fd, &ok, sizeof ok) != 1
+        || (ok ? recv_str(pr->fd, pr->name, sizeof pr->name) != 0
+                 || recv_str(pr->fd, pr->version, sizeof pr->version) != 0
+               : recv_str(pr->fd, text, sizeof text) != 0)) {
+        char how[256];
+        kill_child(pr, how, (int)sizeof how);
+        return iohw_error_set(err, "cannot load backend '%s': the process loading it %s",
+                              backend, how[0] ? how : "did not answer");
+    }
     if (ok)
         return 0;
-    char text[IOHW_ERROR_MAX] = "";
-    if (iohw__read_full(pr->fd, &len, sizeof len) == 1 && len < sizeof text)
-        iohw__read_full(pr->fd, text, len);
     iohw_probe_stop(pr);
-    return iohw_error_set(err, "%s", text[0] ? text : "cannot load the backend");
+    return iohw_error_set(err, "%s", text);
 }
 
 int iohw_probe_supports(iohw_probe *pr, const iohw_problem *p, iohw_error *err)

@@ -23,10 +23,13 @@ typedef struct iohw_probe {
     int64_t calls;      /* supports() calls answered */
     int64_t claimed;    /* of those, IOHW_OK */
     char backend[1024];
+    char name[128];     /* the backend's name and version */
+    char version[128];
 } iohw_probe;
 
-/* Starts the child and loads the backend in it.  Errors are the loader's
- * (harness/loader.h), or name the backend and say how the child died. */
+/* Starts the child, loads the backend in it and learns its name and
+ * version.  Errors are the loader's (harness/loader.h), or name the backend
+ * and say how the child died.  `iohw run` checks its backend this way. */
 int iohw_probe_start(const char *backend, iohw_probe *pr, iohw_error *err);
 
 /* 1 when supports() returned IOHW_OK for p, 0 for any other status; -1 when

@@ -19,7 +19,6 @@
 #include "generators/claim.h"
 #include "generators/suite_internal.h"
 #include "harness/probe.h"
-#include "reports/reports.h"
 #include "support/shell.h"
 
 #define NARROW IOHW_BACKEND_DIR "/libiohw_narrow.so"
@@ -257,51 +256,4 @@ Test(claim, gen_for_backend_errors_name_the_problem)
     cr_expect_eq(rc, 2, "%s", out);
     cr_expect(strstr(out, "unknown profile 'tiny'") != NULL, "%s", out);
     free(out);
-}
-
-/* A report writer's output for results r. */
-static char *report_text(int (*writer)(FILE *, const iohw_run_results *,
-                                       const iohw_report_options *),
-                         const iohw_run_results *r)
-{
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&buf, &n);
-    cr_assert_not_null(f);
-    cr_assert_eq(writer(f, r, NULL), 0);
-    fclose(f);
-    return buf;
-}
-
-Test(claim, reports_carry_the_claimed_pair_coverage_only_when_computed)
-{
-    iohw_result item;
-    memset(&item, 0, sizeof item);
-    snprintf(item.case_id, sizeof item.case_id, "ct2d.pairwise.f32.0000");
-    snprintf(item.descriptor, sizeof item.descriptor, "ci=2 co=3 in=4x4 k=3x3");
-    item.status = IOHW_RESULT_PASS;
-    iohw_run_results r;
-    memset(&r, 0, sizeof r);
-    r.items = &item;
-    r.count = 1;
-
-    char *json = report_text(iohw_report_json, &r);
-    cr_expect(strstr(json, "\"claim_coverage\": null") != NULL, "%s", json);
-    free(json);
-
-    r.claim_known = 1;
-    r.claim_pairs = 200;
-    r.claim_covered = 50;
-    json = report_text(iohw_report_json, &r);
-    cr_expect(strstr(json, "\"claim_coverage\": {\"pairs_claimed\": 200, \"pairs_covered\": "
-                           "50, \"percent\": 25}") != NULL, "%s", json);
-    free(json);
-    const char *sentence = "of the 200 factor-value pairs this backend claims, the "
-                           "claimed cases cover 50 (25.0%)";
-    char *md = report_text(iohw_report_markdown, &r);
-    cr_expect(strstr(md, sentence) != NULL, "%s", md);
-    free(md);
-    char *html = report_text(iohw_report_html, &r);
-    cr_expect(strstr(html, sentence) != NULL);
-    free(html);
 }
