@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "harness/loader.h"
+#include "harness/pipe.h"
 #include "harness/run_internal.h"
 #include "harness/worker.h"
 
