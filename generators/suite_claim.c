@@ -246,6 +246,9 @@ static int claim_init(iohw_claim *c, iohw_error *err)
         c->offset[f] = c->nvalues;
         c->nvalues += s.nvalues[f];
     }
+    if (c->nvalues > IOHW_CLAIM_VALUES_MAX)
+        return iohw_error_set(err, "claim: %d factor values; at most %d", c->nvalues,
+                              IOHW_CLAIM_VALUES_MAX);
     c->pair = calloc((size_t)c->nvalues * (size_t)c->nvalues, 1);
     c->cache = calloc(1, sizeof(cache));
     if (c->pair == NULL || c->cache == NULL)

@@ -201,6 +201,17 @@ Test(claim, probe_child_answers_supports)
     iohw_probe_stop(&pr);
     cr_expect_eq(iohw_probe_supports(&pr, &d.p, &e), -1);
 
+    /* A supports() that dies stops the probe with the reason. */
+    cr_assert_eq(iohw_probe_start(NARROW, &pr, &e), 0, "%s", e.msg);
+    cr_expect_str_eq(pr.name, "narrow");
+    iohw_probe_stop(&pr);
+    setenv("IOHW_NARROW_ABORT", "1", 1);
+    cr_assert_eq(iohw_probe_start(NARROW, &pr, &e), 0, "%s", e.msg);
+    unsetenv("IOHW_NARROW_ABORT");
+    cr_expect_eq(iohw_probe_supports(&pr, &d.p, &e), -1);
+    cr_expect(strstr(e.msg, "died in supports()") != NULL, "%s", e.msg);
+    cr_expect_eq(pr.pid, 0);
+
     cr_expect_neq(iohw_probe_start(IOHW_BACKEND_DIR "/libiohw_no_such.so", &pr, &e), 0);
     cr_expect(strstr(e.msg, "libiohw_no_such.so") != NULL, "%s", e.msg);
 }

@@ -3,7 +3,11 @@
  * as XNNPACK's deconvolution does: f32 only, one group, no dilation, 2-d
  * only.  It computes through the seeded-fault plumbing with no fault
  * (backends/faults/fault_common.h), so every case it claims passes.
+ * With IOHW_NARROW_ABORT set in its environment, supports() aborts (the
+ * tests of harness/probe.h use it).
  */
+#include <stdlib.h>
+
 #include "backends/faults/fault_common.h"
 #include "oracle/problem.h"
 
@@ -13,6 +17,8 @@ const char iohw__fault_about[] =
 
 static int claims(const iohw_problem *p, iohw_error *err)
 {
+    if (getenv("IOHW_NARROW_ABORT") != NULL)
+        abort();
     if (p->dtype != IOHW_F32)
         return iohw_error_set(err, "narrow: f32 only");
     if (p->groups != 1)
