@@ -3,6 +3,7 @@
  * descriptors; `iohw gen --profile NAME -o DIR`: suites (generators/suite.h).
  */
 #include "cli/cli.h"
+#include "cli/claim.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -21,7 +22,7 @@ const char iohw_cli_gen_help[] =
     "Usage: iohw gen --problem 'DESCRIPTOR' [--problem 'DESCRIPTOR' ...] -o FILE\n"
     "                [--id ID] [--threads N] [--definition]\n"
     "       iohw gen --profile smoke|ci|full -o DIR [--seed S] [--threads N]\n"
-    "                [--dry-run] [--definition]\n"
+    "                [--dry-run] [--definition] [--for-backend LIB.so]\n"
     "       iohw gen --list-profiles\n"
     "\n"
     "With --problem, writes one case per --problem into the HDF5 case file FILE:\n"
@@ -43,6 +44,21 @@ const char iohw_cli_gen_help[] =
     "          class of the regression corpus\n"
     "  ci      1,500 to 5,000 cases, under 100 MB\n"
     "  full    20,000 cases or more\n"
+    "\n"
+    "With --for-backend LIB.so, the suite fits what that backend claims.  A\n"
+    "child process loads it and asks its supports() over the factor space of\n"
+    "the pairwise category (rank, kernel, stride, dilation, padding, groups,\n"
+    "dtype, layouts, ...; iohw itself never loads a backend); a pair of factor\n"
+    "values is claimed when supports() accepts some problem that holds both.\n"
+    "The pairwise category then holds covering arrays of the claimed pairs\n"
+    "(as many arrays as the profile has; every claimed pair in each), and the\n"
+    "other categories keep the cases the backend claims, so a narrow backend\n"
+    "is tested as thoroughly as a broad one and 'iohw run' shows no\n"
+    "UNSUPPORTED.  Prints the claim, how many of the plain profile's cases the\n"
+    "backend claims and the claimed-pair coverage of both: of the pairs the\n"
+    "backend claims, how many the suite holds.  A backend that claims nothing\n"
+    "is an error.  Ids are numbered anew; the same backend, profile and seed\n"
+    "write the same suite.\n"
     "Regression cases carry a tag bug-<name> (bug-io-swap, bug-no-flip, ...);\n"
     "cases with NaN, Inf and subnormal inputs carry fill-special, so\n"
     "--filter 'tag!=fill-special' in 'iohw run' leaves them out.\n"
@@ -55,7 +71,8 @@ const char iohw_cli_gen_help[] =
     "  --seed S            with --profile: vary every fill reproducibly (64-bit\n"
     "                      unsigned integer; default 1); the problems stay the same\n"
     "  --dry-run           with --profile: print the manifest lines on stdout and\n"
-    "                      write nothing (-o not needed)\n"
+    "                      write nothing (-o not needed)\n"    "  --for-backend LIB   with --profile: the suite inside what the backend\n"
+    "                      LIB (a shared object, as 'iohw run --backend') claims\n"
     "  --list-profiles     print each profile's name, case count and description\n"
     "  --id ID             the case id (default: problem.0, problem.1, ... in the\n"
     "                      order of the --problem options); with several --problem\n"
@@ -98,7 +115,7 @@ const char iohw_cli_gen_help[] =
     "           --problem 'ci=3 co=5 in=8 k=4 s=2 dt=f16 fill=exact' -o two.h5\n"
     "  iohw show case.h5\n"
     "  iohw gen --profile smoke -o suite/ && iohw show suite/\n"
-    "  iohw gen --profile ci --seed 7 -o ci-suite/ --threads 2\n"
+    "  iohw gen --profile ci --seed 7 -o ci-suite/ --threads 2\n"    "  iohw gen --profile smoke --for-backend ./libmine.so -o mine-suite/\n"
     "  iohw gen --problem 'ci=3 co=5 in=8 k=4 s=2' --definition -o def.h5\n";
 
 static int fail_usage_desc(const char *text, const iohw_error *e)
@@ -139,22 +156,89 @@ static int list_profiles(void)
     return IOHW_EXIT_OK;
 }
 
+/* What the options asked for. */
+typedef struct gen_options {
+    const char *out;
+    const char *id;
+    const char **problems;        /* [nproblems] */
+    int nproblems;
+    const char *profile;
+    const char *backend;          /* --for-backend */
+    int threads;
+    int list, dry_run, seed_given;
+    uint64_t seed;
+} gen_options;
+
+static double percent(int64_t part, int64_t whole)
+{
+    return whole > 0 ? 100.0 * (double)part / (double)whole : 100.0;
+}
+
+/* --for-backend: what the claim is and what the suite holds of it. */
+static void print_claim(FILE *out, const iohw_plan *plan, const iohw_cli_claim *cc)
+{
+    const iohw_claim *c = &cc->claim;
+    fprintf(out, "claim: %lld of %lld pairs of factor values (%.1f%%); supports() "
+            "asked %lld times, %lld rows accepted\n", (long long)c->pairs_claimed,
+            (long long)c->pairs_coexisting, percent(c->pairs_claimed, c->pairs_coexisting),
+            (long long)cc->probe.calls, (long long)c->accepted_rows);
+    fprintf(out, "plain %s profile: %lld of %lld cases claimed, claimed-pair coverage "
+            "%lld of %lld (%.1f%%)\n", plan->profile, (long long)plan->profile_claimed,
+            (long long)plan->profile_cases, (long long)plan->profile_claim_covered,
+            (long long)plan->claim_pairs,
+            percent(plan->profile_claim_covered, plan->claim_pairs));
+    fprintf(out, "this suite: %lld cases, all claimed, claimed-pair coverage %lld of %lld "
+            "(%.1f%%)\n", (long long)plan->count, (long long)plan->claim_covered,
+            (long long)plan->claim_pairs, percent(plan->claim_covered, plan->claim_pairs));
+}
+
+/* Plans the suite: the profile, or, with --for-backend, the profile
+ * inside the backend's claim (learned in a child process). */
+static int plan_suite(const gen_options *o, iohw_plan *plan)
+{
+    iohw_error e;
+    if (o->backend == NULL) {
+        if (iohw_plan_profile(o->profile, o->seed, plan, &e) != 0)
+            return iohw_cli_usage("gen", "--profile: %s", e.msg);
+        return IOHW_EXIT_OK;
+    }
+    if (iohw_profile_about(o->profile) == NULL)
+        return iohw_cli_usage("gen", "--profile: unknown profile '%s' (expected smoke, "
+                              "ci or full)", o->profile);
+    iohw_cli_claim cc;
+    if (iohw_cli_claim_learn(o->backend, &cc, &e) != 0) {
+        iohw_cli_error("gen: --for-backend: %s", e.msg);
+        return IOHW_EXIT_USAGE;
+    }
+    int rc = iohw_cli_claim_plan(&cc, o->profile, o->seed, plan, &e);
+    if (rc != 0) {
+        iohw_cli_error("gen: --for-backend: %s", e.msg);
+    } else if (cc.claim.pairs_claimed == 0) {
+        iohw_cli_error("gen: --for-backend: '%s' claims none of the %lld problems asked "
+                       "(a backend that takes one layout permutation only may be run "
+                       "with 'iohw run --adapt-layout' on a plain profile)", o->backend,
+                       (long long)cc.probe.calls);
+        iohw_plan_free(plan);
+        rc = -1;
+    } else {
+        print_claim(o->dry_run ? stderr : stdout, plan, &cc);
+    }
+    iohw_cli_claim_free(&cc);
+    return rc != 0 ? IOHW_EXIT_USAGE : IOHW_EXIT_OK;
+}
+
 /* --profile NAME: plans the suite, then prints its manifest (dry run) or
- * writes it into dir and prints what it wrote. */
-static int gen_profile(const char *profile, uint64_t seed, const char *dir,
-                       int threads, int dry_run)
+ * writes it into the directory and prints what it wrote. */
+static int gen_profile(const gen_options *o)
 {
     iohw_plan plan;
     iohw_suite_report r;
     iohw_error e;
-    int status = IOHW_EXIT_OK;
+    int status = plan_suite(o, &plan);
 
-    if (iohw_plan_profile(profile, seed, &plan, &e) != 0)
-        return iohw_cli_usage("gen", "--profile: %s", e.msg);
-    const double coverage = plan.pairs_coexisting > 0
-                            ? 100.0 * (double)plan.pairs_covered / (double)plan.pairs_coexisting
-                            : 100.0;
-    if (dry_run) {
+    if (status != IOHW_EXIT_OK)
+        return status;
+    if (o->dry_run) {
         if (iohw_plan_write_manifest(&plan, stdout, &e) != 0) {
             iohw_cli_error("gen: %s", e.msg);
             status = IOHW_EXIT_USAGE;
@@ -163,10 +247,11 @@ static int gen_profile(const char *profile, uint64_t seed, const char *dir,
         return status;
     }
 
-    printf("iohw gen: profile %s, seed %llu, %d thread%s -> %s\n", plan.profile,
-           (unsigned long long)seed, threads, threads == 1 ? "" : "s", dir);
+    printf("iohw gen: profile %s%s%s, seed %llu, %d thread%s -> %s\n", plan.profile,
+           o->backend ? " for " : "", o->backend ? o->backend : "",
+           (unsigned long long)o->seed, o->threads, o->threads == 1 ? "" : "s", o->out);
     fflush(stdout);
-    if (iohw_suite_write(&plan, dir, threads, stdout, &r, &e) != 0) {
+    if (iohw_suite_write(&plan, o->out, o->threads, stdout, &r, &e) != 0) {
         iohw_cli_error("gen: %s", e.msg);
         iohw_plan_free(&plan);
         return IOHW_EXIT_USAGE;
@@ -177,181 +262,179 @@ static int gen_profile(const char *profile, uint64_t seed, const char *dir,
            (double)r.cases / secs, (double)r.bytes / 1e6 / secs);
     printf("pairwise coverage: %lld of %lld pairs of factor values that can coexist "
            "(%.1f%%), %d factors, %d covering-array rows\n",
-           (long long)plan.pairs_covered, (long long)plan.pairs_coexisting, coverage,
-           plan.nfactors, plan.pairwise_rows);
+           (long long)plan.pairs_covered, (long long)plan.pairs_coexisting,
+           percent(plan.pairs_covered, plan.pairs_coexisting), plan.nfactors,
+           plan.pairwise_rows);
     iohw_plan_free(&plan);
     return status;
 }
 
-int iohw_cli_gen(int argc, char **argv)
+/* Reads the options into o; 0, 1 after printing the help, or -1 after a
+ * usage error. */
+static int parse_options(int argc, char **argv, gen_options *o)
 {
-    const char *out = NULL;
-    const char *id = NULL;
-    const char **problems = NULL;
-    iohw_desc *descs = NULL;
-    iohw_case_file *f = NULL;
-    iohw_error e;
-    const char *profile = NULL;
-    int nproblems = 0;
-    int threads = iohw_cli_default_threads();
-    int status = IOHW_EXIT_USAGE;
-    int list = 0, dry_run = 0, seed_given = 0;
-    uint64_t seed = 1;
-
-    /* Options. */
-    problems = malloc((size_t)argc * sizeof *problems);
-    if (problems == NULL) {
-        iohw_cli_error("gen: out of memory");
-        return IOHW_EXIT_USAGE;
-    }
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int r;
         if (iohw_cli_is_help(argv[i])) {
             fputs(iohw_cli_gen_help, stdout);
-            status = IOHW_EXIT_OK;
-            goto done;
+            return 1;
         }
         if ((r = iohw_cli_option("gen", argc, argv, &i, "--problem", NULL, &v)) != 0) {
             if (r < 0)
-                goto done;
-            problems[nproblems++] = v;
+                return -1;
+            o->problems[o->nproblems++] = v;
         } else if ((r = iohw_cli_option("gen", argc, argv, &i, "--output", "-o", &v)) != 0) {
             if (r < 0)
-                goto done;
-            out = v;
+                return -1;
+            o->out = v;
         } else if ((r = iohw_cli_option("gen", argc, argv, &i, "--id", NULL, &v)) != 0) {
             if (r < 0)
-                goto done;
-            id = v;
+                return -1;
+            o->id = v;
         } else if ((r = iohw_cli_option("gen", argc, argv, &i, "--threads", NULL, &v)) != 0) {
-            if (r < 0 || iohw_cli_parse_threads("gen", v, &threads) != 0)
-                goto done;
+            if (r < 0 || iohw_cli_parse_threads("gen", v, &o->threads) != 0)
+                return -1;
         } else if ((r = iohw_cli_option("gen", argc, argv, &i, "--profile", NULL, &v)) != 0) {
             if (r < 0)
-                goto done;
-            profile = v;
+                return -1;
+            o->profile = v;
+        } else if ((r = iohw_cli_option("gen", argc, argv, &i, "--for-backend", NULL,
+                                        &v)) != 0) {
+            if (r < 0)
+                return -1;
+            o->backend = v;
         } else if ((r = iohw_cli_option("gen", argc, argv, &i, "--seed", NULL, &v)) != 0) {
-            if (r < 0 || parse_seed(v, &seed) != 0)
-                goto done;
-            seed_given = 1;
+            if (r < 0 || parse_seed(v, &o->seed) != 0)
+                return -1;
+            o->seed_given = 1;
         } else if (strcmp(argv[i], "--list-profiles") == 0) {
-            list = 1;
+            o->list = 1;
         } else if (strcmp(argv[i], "--dry-run") == 0) {
-            dry_run = 1;
+            o->dry_run = 1;
         } else if (strcmp(argv[i], "--definition") == 0) {
             setenv(IOHW_ORACLE_ENV, "definition", 1);
-        } else if (argv[i][0] == '-') {
-            iohw_cli_usage("gen", "unknown option '%s'", argv[i]);
-            goto done;
         } else {
-            iohw_cli_usage("gen", "unexpected argument '%s'", argv[i]);
-            goto done;
+            iohw_cli_usage("gen", "%s '%s'", argv[i][0] == '-' ? "unknown option"
+                           : "unexpected argument", argv[i]);
+            return -1;
         }
     }
-    /* Suites. */
-    if (list || profile != NULL) {
-        if (nproblems > 0) {
-            iohw_cli_usage("gen", "--problem cannot be combined with %s",
-                           list ? "--list-profiles" : "--profile");
-            goto done;
-        }
-        if (id != NULL) {
-            iohw_cli_usage("gen", "--id applies to --problem, not to suites");
-            goto done;
-        }
-        if (list) {
-            status = list_profiles();
-            goto done;
-        }
-        if (out == NULL && !dry_run) {
-            iohw_cli_usage("gen", "missing -o DIR for --profile %s", profile);
-            goto done;
-        }
-        status = gen_profile(profile, seed, out, threads, dry_run);
-        goto done;
-    }
-    if (seed_given || dry_run) {
-        iohw_cli_usage("gen", "%s applies to --profile; a descriptor sets its own seed=",
-                       seed_given ? "--seed" : "--dry-run");
-        goto done;
-    }
-    if (nproblems == 0) {
-        iohw_cli_usage("gen", "missing --problem 'DESCRIPTOR' (or --profile NAME)");
-        goto done;
-    }
-    if (out == NULL) {
-        iohw_cli_usage("gen", "missing -o FILE");
-        goto done;
-    }
+    return 0;
+}
 
-    /* Parse every descriptor and check the ids before writing anything. */
-    descs = calloc((size_t)nproblems, sizeof *descs);
-    if (descs == NULL) {
-        iohw_cli_error("gen: out of memory");
-        goto done;
-    }
-    for (int j = 0; j < nproblems; j++) {
-        if (iohw_desc_parse(problems[j], &descs[j], &e) != 0) {
-            fail_usage_desc(problems[j], &e);
-            goto done;
-        }
-    }
-    if (id != NULL) {
+/* --list-profiles and --profile: checks what does not apply, then lists
+ * or writes. */
+static int gen_suites(const gen_options *o)
+{
+    if (o->nproblems > 0)
+        return iohw_cli_usage("gen", "--problem cannot be combined with %s",
+                              o->list ? "--list-profiles" : "--profile");
+    if (o->id != NULL)
+        return iohw_cli_usage("gen", "--id applies to --problem, not to suites");
+    if (o->list)
+        return o->backend != NULL
+               ? iohw_cli_usage("gen", "--for-backend applies to --profile")
+               : list_profiles();
+    if (o->out == NULL && !o->dry_run)
+        return iohw_cli_usage("gen", "missing -o DIR for --profile %s", o->profile);
+    if (o->backend != NULL && o->backend[0] == '\0')
+        return iohw_cli_usage("gen", "--for-backend: empty path");
+    return gen_profile(o);
+}
+
+/* --problem: checks the options, parses every descriptor and checks the
+ * ids before anything is written; descs gets nproblems problems. */
+static int check_problems(const gen_options *o, iohw_desc *descs)
+{
+    iohw_error e;
+    if (o->seed_given || o->dry_run || o->backend != NULL)
+        return iohw_cli_usage("gen", "%s applies to --profile%s",
+                              o->seed_given ? "--seed" : o->dry_run ? "--dry-run"
+                              : "--for-backend",
+                              o->backend == NULL ? "; a descriptor sets its own seed=" : "");
+    if (o->nproblems == 0)
+        return iohw_cli_usage("gen", "missing --problem 'DESCRIPTOR' (or --profile NAME)");
+    if (o->out == NULL)
+        return iohw_cli_usage("gen", "missing -o FILE");
+    for (int j = 0; j < o->nproblems; j++)
+        if (iohw_desc_parse(o->problems[j], &descs[j], &e) != 0)
+            return fail_usage_desc(o->problems[j], &e);
+    if (o->id != NULL) {
         char probe[IOHW_CASE_ID_MAX + 32];
-        snprintf(probe, sizeof probe, nproblems == 1 ? "%s" : "%s.0", id);
-        if (strlen(id) + 12 >= IOHW_CASE_ID_MAX || !iohw_case_id_valid(probe)) {
-            iohw_cli_usage("gen", "--id '%s': ids use letters, digits, '.', '_' and '-' "
-                           "(at most %d characters)", id, IOHW_CASE_ID_MAX - 13);
-            goto done;
-        }
+        snprintf(probe, sizeof probe, o->nproblems == 1 ? "%s" : "%s.0", o->id);
+        if (strlen(o->id) + 12 >= IOHW_CASE_ID_MAX || !iohw_case_id_valid(probe))
+            return iohw_cli_usage("gen", "--id '%s': ids use letters, digits, '.', '_' "
+                                  "and '-' (at most %d characters)", o->id,
+                                  IOHW_CASE_ID_MAX - 13);
     }
+    return IOHW_EXIT_OK;
+}
 
-    /* Make and write the cases. */
-    f = iohw_case_file_create(out, &e);
+/* Makes and writes one case per problem; on failure removes the file (no
+ * half-written files). */
+static int write_problems(const gen_options *o, const iohw_desc *descs)
+{
+    iohw_error e;
+    iohw_case_file *f = iohw_case_file_create(o->out, &e);
     if (f == NULL) {
         iohw_cli_error("gen: %s", e.msg);
-        goto done;
+        return IOHW_EXIT_USAGE;
     }
-    for (int j = 0; j < nproblems; j++) {
+    for (int j = 0; j < o->nproblems; j++) {
         char case_id[IOHW_CASE_ID_MAX];
         iohw_case c;
-        if (id == NULL)
+        if (o->id == NULL)
             snprintf(case_id, sizeof case_id, "problem.%d", j);
-        else if (nproblems == 1)
-            snprintf(case_id, sizeof case_id, "%s", id);
         else
-            snprintf(case_id, sizeof case_id, "%s.%d", id, j);
-        if (iohw_make_case(&descs[j], case_id, NULL, threads, &c, &e) != 0) {
-            iohw_cli_error("gen: %s", e.msg);
-            goto fail_file;
-        }
+            snprintf(case_id, sizeof case_id, o->nproblems == 1 ? "%s" : "%s.%d", o->id, j);
+        if (iohw_make_case(&descs[j], case_id, NULL, o->threads, &c, &e) != 0)
+            goto fail;
         if (iohw_case_file_write(f, &c, &e) != 0) {
-            iohw_cli_error("gen: %s", e.msg);
             iohw_case_free(&c);
-            goto fail_file;
+            goto fail;
         }
-        printf("%s:%s  %s\n", out, c.id, c.descriptor);
+        printf("%s:%s  %s\n", o->out, c.id, c.descriptor);
         iohw_case_free(&c);
     }
-    if (iohw_case_file_close(f, &e) != 0) {
-        f = NULL;
-        iohw_cli_error("gen: %s", e.msg);
-        goto fail_file;
-    }
+    int closed = iohw_case_file_close(f, &e);
     f = NULL;
-    status = IOHW_EXIT_OK;
-    goto done;
-
-fail_file:
-    /* No half-written files: remove what was created. */
+    if (closed == 0)
+        return IOHW_EXIT_OK;
+fail:
+    iohw_cli_error("gen: %s", e.msg);
     if (f != NULL)
         iohw_case_file_close(f, NULL);
-    f = NULL;
-    unlink(out);
+    unlink(o->out);
+    return IOHW_EXIT_USAGE;
+}
 
-done:
+int iohw_cli_gen(int argc, char **argv)
+{
+    gen_options o;
+    memset(&o, 0, sizeof o);
+    o.threads = iohw_cli_default_threads();
+    o.seed = 1;
+    o.problems = malloc((size_t)argc * sizeof *o.problems);
+    if (o.problems == NULL) {
+        iohw_cli_error("gen: out of memory");
+        return IOHW_EXIT_USAGE;
+    }
+
+    int status = IOHW_EXIT_USAGE;
+    iohw_desc *descs = NULL;
+    int r = parse_options(argc, argv, &o);
+    if (r != 0) {
+        status = r > 0 ? IOHW_EXIT_OK : IOHW_EXIT_USAGE;
+    } else if (o.list || o.profile != NULL) {
+        status = gen_suites(&o);
+    } else if ((descs = calloc((size_t)(o.nproblems > 0 ? o.nproblems : 1),
+                               sizeof *descs)) == NULL) {
+        iohw_cli_error("gen: out of memory");
+    } else if ((status = check_problems(&o, descs)) == IOHW_EXIT_OK) {
+        status = write_problems(&o, descs);
+    }
     free(descs);
-    free(problems);
+    free(o.problems);
     return status;
 }

@@ -3,6 +3,7 @@
  * against a backend in isolated worker processes and reports (harness/run.h).
  */
 #include "cli/cli.h"
+#include "cli/claim.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -82,6 +83,12 @@ const char iohw_cli_run_help[] =
     "                      ('iohw help shrink') and write them to\n"
     "                      DIR/shrunk.h5 (default: the folder of the --json,\n"
     "                      --html or --junit report, else the current one)\n"
+    "  --claim-coverage    after the run, learn what the backend claims (its\n"
+    "                      supports() asked over the suites' factor space, in\n"
+    "                      a child process, as 'iohw gen --for-backend') and\n"
+    "                      report the claimed-pair coverage: of the factor-\n"
+    "                      value pairs it claims, how many the cases it\n"
+    "                      claimed hold (summary, JSON, HTML, Markdown)\n"
     "  --quiet             no progress output (failure blocks and the summary\n"
     "                      are still printed)\n"
     "  --junit F           write JUnit XML to F (one testsuite per category)\n"
@@ -222,6 +229,7 @@ static int set_no_diagnose(run_args *a, const char *v) { (void)v; a->o.diagnose 
 static int set_allow_empty(run_args *a, const char *v) { (void)v; a->o.allow_empty = 1; return 0; }
 static int set_adapt_layout(run_args *a, const char *v) { (void)v; a->o.adapt_layout = 1; return 0; }
 static int set_quiet(run_args *a, const char *v) { (void)v; a->o.progress = IOHW_PROGRESS_NONE; return 0; }
+static int set_claim_coverage(run_args *a, const char *v) { (void)v; a->o.claim_coverage = 1; return 0; }
 static int set_shrink(run_args *a, const char *v) { a->o.shrink = 1; a->o.shrink_dir = v; return 0; }
 
 #define OPTIONAL_VALUE 2
@@ -252,6 +260,7 @@ static const struct run_option {
     {"--allow-empty", NULL, 0, set_allow_empty},
     {"--adapt-layout", NULL, 0, set_adapt_layout},
     {"--quiet", "-q", 0, set_quiet},
+    {"--claim-coverage", NULL, 0, set_claim_coverage},
     {"--shrink", NULL, OPTIONAL_VALUE, set_shrink},
 };
 
@@ -382,6 +391,8 @@ static int run_cases(run_args *a)
         iohw_baseline_print_stale(&bl, stderr);
         a->ro.baseline = &bl;
     }
+    if (a->o.claim_coverage && iohw_cli_claim_coverage(a->o.backend, &res, &err) != 0)
+        iohw_cli_error("run: --claim-coverage: %s", err.msg);
     iohw_run_summary(&res, stdout);
     fflush(stdout);
     int rc = iohw_run_exit_code(&res);

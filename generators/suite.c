@@ -68,6 +68,11 @@ static const iohw__profile *find_profile(const char *name)
     return NULL;
 }
 
+const iohw__profile *iohw__profile_find(const char *name)
+{
+    return find_profile(name);
+}
+
 const char *iohw_profile_about(const char *name)
 {
     const iohw__profile *pr = find_profile(name);

@@ -63,6 +63,12 @@ typedef struct iohw_plan {
     int pairwise_rows;                /* rows of the covering arrays */
     int64_t pairs_coexisting;
     int64_t pairs_covered;
+    /* Appended: set by iohw_plan_for_claim (generators/claim.h), else 0. */
+    int64_t claim_pairs;            /* pairs the backend claims */
+    int64_t claim_covered;          /* of those, pairs this plan holds */
+    int64_t profile_cases;          /* cases of the plain profile */
+    int64_t profile_claimed;        /* of those, cases the backend accepts */
+    int64_t profile_claim_covered;  /* claimed pairs those cases hold */
 } iohw_plan;
 
 /* Plans a profile: every case's id, file, descriptor and tags, without

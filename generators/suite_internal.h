@@ -46,6 +46,9 @@ typedef struct iohw__profile {
     int random_cases;       /* random category size */
 } iohw__profile;
 
+/* The profile of that name, or NULL. */
+const iohw__profile *iohw__profile_find(const char *name);
+
 /* Adds a case of a category to the plan: sets the id (from the category and
  * its counter) and, unless keep_seed, the seed (from the plan's seed, the
  * category and the counter).  d must be validated. */

@@ -337,7 +337,24 @@ void iohw_run_summary(const iohw_run_results *r, FILE *out)
                     (long long)rows[k].other);
     }
     free(rows);
+    char claim[256];
+    if (iohw_run_claim_sentence(r, claim, sizeof claim) == 0)
+        fprintf(out, "\nclaimed-pair coverage: %s\n", claim);
     print_verdict(r, counts, out);
+}
+
+int iohw_run_claim_sentence(const iohw_run_results *r, char *buf, size_t n)
+{
+    if (n > 0)
+        buf[0] = '\0';
+    if (!r->claim_known)
+        return -1;
+    const double pct = r->claim_pairs > 0
+                       ? 100.0 * (double)r->claim_covered / (double)r->claim_pairs : 100.0;
+    snprintf(buf, n, "of the %lld factor-value pairs this backend claims, the claimed "
+             "cases cover %lld (%.1f%%)", (long long)r->claim_pairs,
+             (long long)r->claim_covered, pct);
+    return 0;
 }
 
 int64_t iohw_run_compared(const iohw_run_results *r)

@@ -70,6 +70,9 @@ typedef struct iohw_run_options {
                                    command shrinks each failure
                                    (harness/shrink.h); iohw_run ignores it */
     const char *shrink_dir;     /* where it writes them, or NULL */
+    int claim_coverage;         /* 1: the cli computes the claimed-pair
+                                   coverage after the run (cli/claim.h);
+                                   the run itself ignores it */
 } iohw_run_options;
 
 /* Zeroes *o and sets the defaults of `iohw run`: shard 1/1, one job per
@@ -93,6 +96,11 @@ typedef struct iohw_run_results {
     int64_t resumed;            /* items taken from the journal */
     int allow_empty;            /* the option of the same name */
     iohw_machine machine;       /* the machine the run happened on */
+    /* Appended: the claimed-pair coverage (docs/REPORT_FORMAT.md), set by
+     * the cli after the run; claim_known 0 when it was not computed. */
+    int claim_known;
+    int64_t claim_pairs;        /* factor-value pairs the backend claims */
+    int64_t claim_covered;      /* of those, pairs the claimed cases hold */
 } iohw_run_results;
 
 /* Runs everything; returns 0 when the run completed (whatever the statuses)
@@ -118,6 +126,11 @@ int64_t iohw_run_list(const iohw_run_options *o, FILE *out, iohw_error *err);
 /* Prints the summary of a run on out: a table by status, then a table by
  * tag (pass, fail and other counts per tag). */
 void iohw_run_summary(const iohw_run_results *r, FILE *out);
+
+/* The claimed-pair coverage as one sentence ("of the N factor-value pairs
+ * this backend claims, the claimed cases cover M (P%)") into buf; 0, or -1
+ * (buf "") when r->claim_known is 0. */
+int iohw_run_claim_sentence(const iohw_run_results *r, char *buf, size_t n);
 
 /* The exit status of `iohw run` for these results: 1 when some result is
  * FAIL, ERROR, CRASH, TIMEOUT or INVALID, or when no case's output was

@@ -7,18 +7,15 @@
 #include "harness/run_internal.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness/breaker.h"
-#include "harness/channel.h"
 #include "harness/filter.h"
 #include "harness/journal.h"
-#include "harness/loader.h"
+#include "harness/probe.h"
 #include "harness/worker.h"
 
 /* --- small helpers ------------------------------------------------------- */
@@ -86,81 +83,17 @@ static int expand(const iohw_run_options *o, iohw_listing *s, iohw_error *err)
     return rc;
 }
 
-/* In the child: loads the backend and sends 1, name, version, or 0 and
- * the loader's message. */
-static void probe_child(const char *backend, int fd)
-{
-    iohw_loaded_backend lb;
-    iohw_error err = {{0}};
-    iohw__msg m;
-    memset(&m, 0, sizeof m);
-    uint32_t ok = iohw_backend_load(backend, &lb, &err) == 0;
-    iohw__msg_put(&m, &ok, sizeof ok);
-    if (ok) {
-        char name[128], version[128];
-        snprintf(name, sizeof name, "%s", lb.table->name ? lb.table->name : "?");
-        snprintf(version, sizeof version, "%s",
-                 lb.table->version ? lb.table->version : "?");
-        iohw__msg_put_str(&m, name);
-        iohw__msg_put_str(&m, version);
-    } else {
-        iohw__msg_put_str(&m, err.msg);
-    }
-    int rc = iohw__msg_send(fd, &m, -1);
-    if (ok)
-        iohw_backend_unload(&lb);
-    iohw__exit_child(rc == 0 ? 0 : 1);
-}
-
-/* Loads the backend in a child process and learns its name and version;
- * its errors are the loader's. */
+/* Loads the backend in a child process (harness/probe.h) and learns its
+ * name and version; its errors are the loader's. */
 static int probe(const char *backend, iohw_run_results *out, iohw_error *err)
 {
-    int fds[2];
-    if (pipe(fds) != 0)
-        return iohw_error_set(err, "cannot check backend '%s': pipe: %s",
-                              backend, strerror(errno));
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid == 0) {
-        /* What a backend prints when loaded stays out of the run's output. */
-        int null = open("/dev/null", O_WRONLY);
-        if (null >= 0)
-            dup2(null, 1);
-        close(fds[0]);
-        probe_child(backend, fds[1]);
-    }
-    close(fds[1]);
-    if (pid < 0) {
-        close(fds[0]);
-        return iohw_error_set(err, "cannot check backend '%s': fork: %s",
-                              backend, strerror(errno));
-    }
-    iohw__msg m;
-    memset(&m, 0, sizeof m);
-    int k = iohw__msg_recv(fds[0], &m, NULL);
-    close(fds[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    uint32_t ok = 0;
-    char text[IOHW_ERROR_MAX];
-    iohw__msg_get(&m, &ok, sizeof ok);
-    iohw__msg_get_str(&m, ok ? out->backend_name : text,
-                      ok ? sizeof out->backend_name : sizeof text);
-    if (ok)
-        iohw__msg_get_str(&m, out->backend_version,
-                          sizeof out->backend_version);
-    int bad = k != 1 || m.bad;
-    iohw__msg_free(&m);
-    if (bad) {
-        char how[256];
-        iohw_worker_death_message(status, NULL, how, (int)sizeof how);
-        return iohw_error_set(err, "cannot load backend '%s': the process "
-                              "loading it %s", backend, how);
-    }
-    return ok ? 0 : iohw_error_set(err, "%s", text);
+    iohw_probe pr;
+    if (iohw_probe_start(backend, &pr, err) != 0)
+        return -1;
+    snprintf(out->backend_name, sizeof out->backend_name, "%s", pr.name);
+    snprintf(out->backend_version, sizeof out->backend_version, "%s", pr.version);
+    iohw_probe_stop(&pr);
+    return 0;
 }
 
 int iohw__run_prepare(const iohw_run_options *o, iohw_listing *s,

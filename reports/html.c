@@ -132,7 +132,8 @@ static void write_legend(FILE *f)
     fputs("</p>\n", f);
 }
 
-static void write_coverage(FILE *f, const iohw_coverage *cov)
+static void write_coverage(FILE *f, const iohw_coverage *cov,
+                           const iohw_run_results *r)
 {
     fputs("<section id=\"coverage\">\n<h2>Coverage by parameter value</h2>\n", f);
     write_legend(f);
@@ -160,7 +161,11 @@ static void write_coverage(FILE *f, const iohw_coverage *cov)
     }
     iohw_pair_summary ps;
     iohw_coverage_pairs(cov, &ps);
-    fprintf(f, "</div>\n<h3>Pairs of values</h3>\n<p>Over every pair of factors: %lld "
+    char claim[256];
+    fputs("</div>\n<h3>Pairs of values</h3>\n", f);
+    if (iohw_run_claim_sentence(r, claim, sizeof claim) == 0)
+        fprintf(f, "<p id=\"claim-coverage\">Claimed-pair coverage: %s.</p>\n", claim);
+    fprintf(f, "<p>Over every pair of factors: %lld "
                "of %lld value pairs exercised, %lld all passing, %lld with a failure."
                "</p>\n<p><label>rows <select id=\"pair-a\"></select></label> "
                "<label>columns <select id=\"pair-b\"></select></label></p>\n"
@@ -332,7 +337,7 @@ int iohw_report_html(FILE *f, const iohw_run_results *r,
     fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", iohw__html_css);
     write_header(f, r, o, &c);
     write_summary(f, r, o, &c);
-    write_coverage(f, &cov);
+    write_coverage(f, &cov, r);
     write_failures(f, r, o, &c);
     write_table(f, r);
     write_data(f, &cov);

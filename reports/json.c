@@ -148,6 +148,21 @@ static void write_coverage(FILE *f, const iohw_run_results *r)
     iohw_coverage_free(&cov);
 }
 
+/* The claimed-pair coverage (cli/claim.h); null when not computed. */
+static void write_claim(FILE *f, const iohw_run_results *r)
+{
+    fputs("  \"claim_coverage\": ", f);
+    if (!r->claim_known) {
+        fputs("null,\n", f);
+        return;
+    }
+    fprintf(f, "{\"pairs_claimed\": %lld, \"pairs_covered\": %lld, \"percent\": ",
+            (long long)r->claim_pairs, (long long)r->claim_covered);
+    iohw__json_double(f, r->claim_pairs > 0 ? 100.0 * (double)r->claim_covered
+                                                / (double)r->claim_pairs : 100.0);
+    fputs("},\n", f);
+}
+
 /* A case: the result record (harness/record.h), then what the report adds. */
 static int write_case(FILE *f, const iohw_run_results *r, int64_t i,
                       const iohw_report_options *o)
@@ -189,6 +204,7 @@ int iohw_report_json(FILE *f, const iohw_run_results *r,
     write_summary(f, r);
     write_baseline(f, o->baseline);
     write_coverage(f, r);
+    write_claim(f, r);
     fputs("  \"cases\": [", f);
     for (int64_t i = 0; i < r->count; i++) {
         fputs(i > 0 ? ",\n" : "\n", f);

@@ -72,6 +72,9 @@ static void write_coverage(FILE *f, const iohw_run_results *r)
             (long long)ps.passing, (long long)ps.failing);
     if (cov.unknown > 0)
         fprintf(f, " %lld cases without a readable descriptor.", (long long)cov.unknown);
+    char claim[256];
+    if (iohw_run_claim_sentence(r, claim, sizeof claim) == 0)
+        fprintf(f, "\n\nClaimed-pair coverage: %s.", claim);
     fputs("\n\n</details>\n", f);
     iohw_coverage_free(&cov);
 }

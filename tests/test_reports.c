@@ -1101,3 +1101,36 @@ Test(baseline_conditions, survive_a_json_report_and_the_baseline_writer)
     iohw_baseline_free(&b);
     free(buf);
 }
+
+Test(reports, claimed_pair_coverage_only_when_computed)
+{
+    iohw_result item;
+    memset(&item, 0, sizeof item);
+    snprintf(item.case_id, sizeof item.case_id, "ct2d.pairwise.f32.0000");
+    snprintf(item.descriptor, sizeof item.descriptor, "ci=2 co=3 in=4x4 k=3x3");
+    item.status = IOHW_RESULT_PASS;
+    iohw_run_results r;
+    memset(&r, 0, sizeof r);
+    r.items = &item;
+    r.count = 1;
+
+    char *json = render(iohw_report_json, &r, NULL);
+    cr_expect(strstr(json, "\"claim_coverage\": null") != NULL, "%s", json);
+    free(json);
+
+    r.claim_known = 1;
+    r.claim_pairs = 200;
+    r.claim_covered = 50;
+    json = render(iohw_report_json, &r, NULL);
+    cr_expect(strstr(json, "\"claim_coverage\": {\"pairs_claimed\": 200, \"pairs_covered\": "
+                           "50, \"percent\": 25}") != NULL, "%s", json);
+    free(json);
+    const char *sentence = "of the 200 factor-value pairs this backend claims, the "
+                           "claimed cases cover 50 (25.0%)";
+    char *md = render(iohw_report_markdown, &r, NULL);
+    cr_expect(strstr(md, sentence) != NULL, "%s", md);
+    free(md);
+    char *html = render(iohw_report_html, &r, NULL);
+    cr_expect(strstr(html, sentence) != NULL);
+    free(html);
+}
