@@ -11,6 +11,7 @@
  * unwritten - every problem.
  */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <ftw.h>
 #include <hdf5.h>
 #include <stdio.h>
@@ -371,7 +372,7 @@ Test(run, shards_partition_the_cases)
     remove_suite(&s);
 }
 
-Test(run, a_filter_selects_the_matching_cases)
+Test(run, a_filter_on_groups_selects_the_grouped_cases)
 {
     suite s;
     iohw_run_results res;
@@ -383,7 +384,15 @@ Test(run, a_filter_selects_the_matching_cases)
     for (int64_t i = 0; i < res.count; i++)
         cr_expect(spec_of(res.items[i].case_id)->grouped, "%s", res.items[i].case_id);
     iohw_run_results_free(&res);
+    remove_suite(&s);
+}
 
+Test(run, a_filter_of_two_terms_selects_the_cases_matching_both)
+{
+    suite s;
+    iohw_run_results res;
+    make_suite(&s, "filter2");
+    iohw_run_options o = options(&s, "reference");
     o.filter = "id=b.*,rank=2";
     run_ok(&o, &res);
     cr_assert_eq(res.count, 3);   /* b.big, b.cl, b.g3 */
@@ -766,34 +775,64 @@ static int command(const char *args)
     return WEXITSTATUS(st);
 }
 
-Test(run, the_command_exits_0_1_or_2)
+/* One invocation of the command and the exit code it must give: 0 when
+ * every selected case passes, 1 when some do not, 2 when the run cannot
+ * start.  In args, '@' stands for the suite's directory. */
+typedef struct exit_case {   /* copied into the test's process: no pointers */
+    char name[40];           /* the scenario, named in a failure */
+    char backend[16];        /* --backend libiohw_<backend>.so; "": none */
+    char args[40];
+    int code;
+} exit_case;
+
+static exit_case exit_cases[] = {
+    {"all pass", "reference", "@ --quiet", 0},
+    {"some crash", "fault_crash", "@ --quiet", 1},
+    {"the crashing cases filtered out", "fault_crash", "@ --filter 'g=1' --quiet", 0},
+    {"backend missing", "", "--backend @/nonexistent.so @", 2},
+    {"input missing", "reference", "@/nonexistent", 2},
+    {"bad filter", "reference", "@ --filter 'zz>1'", 2},
+    {"bad shard", "reference", "@ --shard 4/3", 2},
+    {"unknown option", "reference", "@ --bogus", 2},
+    {"no backend", "", "@", 2},
+    {"list", "", "--list @", 0},
+};
+
+/* Writes c's arguments to buf: the backend option, then c->args with every
+ * '@' replaced by dir. */
+static void exit_case_args(const exit_case *c, const char *dir, char *buf, size_t n)
+{
+    size_t len = 0;
+    if (c->backend[0] != '\0') {
+        char lib[512];
+        backend_path(lib, sizeof lib, c->backend);
+        len = (size_t)snprintf(buf, n, "--backend %s ", lib);
+    }
+    const char *a = c->args;
+    for (; *a != '\0' && len + 1 < n; a++) {
+        if (*a == '@')
+            len += (size_t)snprintf(buf + len, n - len, "%s", dir);
+        else
+            buf[len++] = *a;
+    }
+    cr_assert(*a == '\0' && len < n, "%s: the arguments do not fit", c->name);
+    buf[len] = '\0';
+}
+
+ParameterizedTestParameters(run, the_command_exits_0_1_or_2)
+{
+    return cr_make_param_array(exit_case, exit_cases, sizeof exit_cases / sizeof exit_cases[0]);
+}
+
+ParameterizedTest(exit_case *c, run, the_command_exits_0_1_or_2)
 {
     suite s;
-    char args[1500], ref[512], crash[512];
+    char args[1500];
     make_suite(&s, "exit");
-    backend_path(ref, sizeof ref, "reference");
-    backend_path(crash, sizeof crash, "fault_crash");
-
-    snprintf(args, sizeof args, "--backend %s %s --quiet", ref, s.dir);
-    cr_expect_eq(command(args), 0, "all pass");
-    snprintf(args, sizeof args, "--backend %s %s --quiet", crash, s.dir);
-    cr_expect_eq(command(args), 1, "some crash");
-    snprintf(args, sizeof args, "--backend %s %s --filter 'g=1' --quiet", crash, s.dir);
-    cr_expect_eq(command(args), 0, "the crashing cases filtered out");
-    snprintf(args, sizeof args, "--backend %s/nonexistent.so %s", s.dir, s.dir);
-    cr_expect_eq(command(args), 2, "backend missing");
-    snprintf(args, sizeof args, "--backend %s %s/nonexistent", ref, s.dir);
-    cr_expect_eq(command(args), 2, "input missing");
-    snprintf(args, sizeof args, "--backend %s %s --filter 'zz>1'", ref, s.dir);
-    cr_expect_eq(command(args), 2, "bad filter");
-    snprintf(args, sizeof args, "--backend %s %s --shard 4/3", ref, s.dir);
-    cr_expect_eq(command(args), 2, "bad shard");
-    snprintf(args, sizeof args, "--backend %s %s --bogus", ref, s.dir);
-    cr_expect_eq(command(args), 2, "unknown option");
-    snprintf(args, sizeof args, "%s", s.dir);
-    cr_expect_eq(command(args), 2, "no backend");
-    snprintf(args, sizeof args, "--list %s", s.dir);
-    cr_expect_eq(command(args), 0, "list");
+    exit_case_args(c, s.dir, args, sizeof args);
+    int code = command(args);
+    cr_expect_eq(code, c->code, "%s: iohw run %s exited with %d, want %d", c->name, args, code,
+                 c->code);
     remove_suite(&s);
 }
 
