@@ -513,20 +513,38 @@ static const char baseline_text[] =
     "nothing.matches   fixed long ago\n"
     "ct3d.f16.0002     unsupported cases are not failures\n";
 
-Test(baseline, waives_matching_failures_and_reports_stale_entries)
+static void parse_known(iohw_baseline *b)
 {
-    iohw_run_results r = sample();
-    iohw_baseline b;
     iohw_error err = {{0}};
-    cr_assert_eq(iohw_baseline_parse(baseline_text, "known.txt", &b, &err), 0, "%s", err.msg);
+    cr_assert_eq(iohw_baseline_parse(baseline_text, "known.txt", b, &err), 0, "%s", err.msg);
+}
+
+/* Parses the baseline and applies it to r (the sample run). */
+static int64_t apply_known(iohw_baseline *b, iohw_run_results *r)
+{
+    parse_known(b);
+    *r = sample();
+    return iohw_baseline_apply(b, r);
+}
+
+Test(baseline, parses_the_pattern_reason_and_line_of_each_entry)
+{
+    iohw_baseline b;
+    parse_known(&b);
     cr_assert_eq(b.count, 4);
     cr_expect_str_eq(b.entries[0].pattern, "ct2d.basic.0002");
     cr_expect_str_eq(b.entries[0].reason, "io swap in the 2-D kernel, ticket 12");
     cr_expect_eq(b.entries[0].line, 3);
     cr_expect_str_eq(b.entries[1].reason, "grouped path unfinished # not a comment");
+    iohw_baseline_free(&b);
+}
 
-    /* FAIL 0002 and ERROR/CRASH of ct2d.grouped.*: three waived. */
-    cr_expect_eq(iohw_baseline_apply(&b, &r), 3);
+/* FAIL 0002 and ERROR/CRASH of ct2d.grouped.*: three waived. */
+Test(baseline, waives_the_failures_its_patterns_match)
+{
+    iohw_baseline b;
+    iohw_run_results r;
+    cr_expect_eq(apply_known(&b, &r), 3);
     cr_expect_eq(r.items[1].status, IOHW_RESULT_WAIVED);
     const char *want = "waived: io swap in the 2-D kernel, ticket 12 (was FAIL: bad <tag>";
     cr_expect_eq(strncmp(r.items[1].message, want, strlen(want)), 0, "%s",
@@ -538,8 +556,15 @@ Test(baseline, waives_matching_failures_and_reports_stale_entries)
     cr_expect_eq(r.items[6].status, IOHW_RESULT_UNSUPPORTED);
     cr_expect_eq(b.entries[0].matched, 1);
     cr_expect_eq(b.entries[1].matched, 2);
-    cr_expect_eq(iohw_baseline_stale_count(&b), 2);
+    iohw_baseline_free(&b);
+}
 
+Test(baseline, names_each_stale_entry_with_its_file_and_line)
+{
+    iohw_baseline b;
+    iohw_run_results r;
+    cr_assert_eq(apply_known(&b, &r), 3);
+    cr_expect_eq(iohw_baseline_stale_count(&b), 2);
     char *out = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&out, &len);
@@ -548,7 +573,14 @@ Test(baseline, waives_matching_failures_and_reports_stale_entries)
     cr_expect_not_null(strstr(out, "known.txt:5: 'nothing.matches' matches no failing case"));
     cr_expect_not_null(strstr(out, "known.txt:6: 'ct3d.f16.0002'"));
     free(out);
+    iohw_baseline_free(&b);
+}
 
+Test(baseline, its_stale_entries_are_listed_in_the_json_report)
+{
+    iohw_baseline b;
+    iohw_run_results r;
+    cr_assert_eq(apply_known(&b, &r), 3);
     iohw_report_options o = {0};
     o.baseline = &b;
     char *json = render(iohw_report_json, &r, &o);
@@ -625,15 +657,20 @@ Test(factors, derive_each_value_from_the_descriptor)
     cr_expect_eq(iohw_factor_values("", v, NULL), -1);
 }
 
-Test(factors, count_levels_and_pairs_by_outcome)
+/* D1 PASS, D1 FAIL, D2 UNSUPPORTED, and one without descriptor. */
+static iohw_run_results four_cases(iohw_result it[4])
 {
-    /* D1 PASS, D1 FAIL, D2 UNSUPPORTED, and one without descriptor. */
-    iohw_result it[4];
     it[0] = make("a.b.1", "f.h5", D1, IOHW_RESULT_PASS);
     it[1] = make("a.b.2", "f.h5", D1, IOHW_RESULT_FAIL);
     it[2] = make("a.b.3", "f.h5", D2, IOHW_RESULT_UNSUPPORTED);
     it[3] = make("a.b.4", "f.h5", "", IOHW_RESULT_INVALID);
-    iohw_run_results r = {.items = it, .count = 4};
+    return (iohw_run_results){.items = it, .count = 4};
+}
+
+Test(factors, count_each_level_by_outcome)
+{
+    iohw_result it[4];
+    iohw_run_results r = four_cases(it);
     iohw_coverage cov;
     cr_assert_eq(iohw_coverage_build(&r, &cov, NULL), 0);
     cr_expect_eq(cov.unknown, 1);
@@ -646,33 +683,56 @@ Test(factors, count_levels_and_pairs_by_outcome)
     cr_expect_str_eq(cov.levels[IOHW_FACTOR_DTYPE][0].value, "f32");
     cr_expect_str_eq(cov.levels[IOHW_FACTOR_GROUPS][1].value, "depthwise");
     cr_expect_eq(cov.nlevels[IOHW_FACTOR_STRIDE], 1);
+    iohw_coverage_free(&cov);
+}
 
-    /* rank x dtype: (2, f32) pass 1 fail 1; (3, bf16) skip 1; others 0. */
+/* rank x dtype: (2, f32) pass 1 fail 1; (3, bf16) skip 1; others 0. */
+Test(factors, count_each_pair_of_levels_by_outcome)
+{
+    iohw_result it[4];
+    iohw_run_results r = four_cases(it);
+    iohw_coverage cov;
+    cr_assert_eq(iohw_coverage_build(&r, &cov, NULL), 0);
     int64_t *m = iohw_coverage_pair(&cov, IOHW_FACTOR_RANK, IOHW_FACTOR_DTYPE);
     cr_assert_not_null(m);
     cr_expect_eq(m[(0 * 2 + 0) * IOHW_OUTCOME_COUNT + IOHW_OUTCOME_PASS], 1);
     cr_expect_eq(m[(0 * 2 + 0) * IOHW_OUTCOME_COUNT + IOHW_OUTCOME_FAIL], 1);
     cr_expect_eq(m[(1 * 2 + 1) * IOHW_OUTCOME_COUNT + IOHW_OUTCOME_SKIP], 1);
     for (int k = 0; k < IOHW_OUTCOME_COUNT; k++) {
-        cr_expect_eq(m[(0 * 2 + 1) * IOHW_OUTCOME_COUNT + k], 0);
-        cr_expect_eq(m[(1 * 2 + 0) * IOHW_OUTCOME_COUNT + k], 0);
+        cr_expect_eq(m[(0 * 2 + 1) * IOHW_OUTCOME_COUNT + k], 0, "(2, bf16), outcome %d", k);
+        cr_expect_eq(m[(1 * 2 + 0) * IOHW_OUTCOME_COUNT + k], 0, "(3, f32), outcome %d", k);
     }
     free(m);
+    iohw_coverage_free(&cov);
+}
 
-    /* Levels per factor: 2 everywhere but stride and dilation (1), so
-     * possible = ((9*2 + 2*1)^2 - (9*4 + 2*1)) / 2 = (400 - 38) / 2 = 181;
-     * every factor pair sees D1's cell and D2's, one cell when both factors
-     * have one level (stride x dilation): 54*2 + 1 = 109; every pair holds
-     * D1's failure; no cell passes only. */
+/* Levels per factor: 2 everywhere but stride and dilation (1), so
+ * possible = ((9*2 + 2*1)^2 - (9*4 + 2*1)) / 2 = (400 - 38) / 2 = 181;
+ * every factor pair sees D1's cell and D2's, one cell when both factors
+ * have one level (stride x dilation): 54*2 + 1 = 109; every pair holds
+ * D1's failure; no cell passes only. */
+Test(factors, summarise_the_pairs_exercised_failing_and_passing)
+{
+    iohw_result it[4];
+    iohw_run_results r = four_cases(it);
+    iohw_coverage cov;
     iohw_pair_summary ps;
+    cr_assert_eq(iohw_coverage_build(&r, &cov, NULL), 0);
     iohw_coverage_pairs(&cov, &ps);
     cr_expect_eq(ps.possible, 181);
     cr_expect_eq(ps.exercised, 109);
     cr_expect_eq(ps.failing, 55);
     cr_expect_eq(ps.passing, 0);
     iohw_coverage_free(&cov);
+}
 
-    /* One passing case: 55 pairs of one cell, all passing. */
+/* One passing case: 55 pairs of one cell, all passing. */
+Test(factors, one_passing_case_passes_every_pair_it_exercises)
+{
+    iohw_result it[4];
+    iohw_run_results r = four_cases(it);
+    iohw_coverage cov;
+    iohw_pair_summary ps;
     r.count = 1;
     cr_assert_eq(iohw_coverage_build(&r, &cov, NULL), 0);
     iohw_coverage_pairs(&cov, &ps);
