@@ -200,7 +200,7 @@ Test(guard, hands_back_everything_the_child_wrote)
     iohw_guard_outcome_free(&out);
 }
 
-Test(guard, reports_exit_memory_and_time)
+Test(guard, reports_the_exit_code_and_output_of_the_reader)
 {
     iohw_guard_outcome out;
     iohw_guard_limits lim = {20.0, 64};
@@ -210,7 +210,12 @@ Test(guard, reports_exit_memory_and_time)
     cr_expect_str_eq(out.output, "hello");
     cr_expect(!iohw_guard_ok(&out));
     iohw_guard_outcome_free(&out);
+}
 
+Test(guard, kills_a_reader_that_needs_more_memory_than_the_limit)
+{
+    iohw_guard_outcome out;
+    iohw_guard_limits lim = {20.0, 64};
     cr_assert_eq(iohw_guard_run(hog, NULL, "big.h5", &lim, &out, NULL), 0);
     cr_expect_eq(out.end, IOHW_GUARD_MEMORY, "end %d, peak %lld KB", (int)out.end,
                  (long long)out.peak_kb);
@@ -220,7 +225,12 @@ Test(guard, reports_exit_memory_and_time)
     cr_expect_not_null(strstr(why, "big.h5: reading the file needed more than 64 MB (killed)"),
                        "%s", why);
     iohw_guard_outcome_free(&out);
+}
 
+Test(guard, kills_a_reader_that_takes_longer_than_the_limit)
+{
+    iohw_guard_outcome out;
+    char why[512];
     setenv("IOHW_INJECT_READ_FAULT", "hang:slow.h5", 1);
     iohw_guard_limits quick = {0.5, 0};
     cr_assert_eq(iohw_guard_run(says, "x", "slow.h5", &quick, &out, NULL), 0);
