@@ -907,16 +907,25 @@ Test(baseline, loads_a_file_and_refuses_nul_bytes)
     remove(path);
 }
 
-Test(baseline, made_from_a_report_waives_exactly_its_failures)
+/* The baseline made from a JSON report of the sample run r. */
+static void baseline_of_sample(iohw_run_results *r, iohw_baseline *b)
 {
-    iohw_run_results r = sample();
-    char *json = render(iohw_report_json, &r, NULL);
+    *r = sample();
+    char *json = render(iohw_report_json, r, NULL);
     iohw_report rep;
-    cr_assert_eq(iohw_report_parse(json, strlen(json), "old.json", &rep, NULL), 0);
-    iohw_baseline b;
     iohw_error err = {{0}};
-    cr_assert_eq(iohw_baseline_from_report(&rep, "dir/old.json", &b, &err), 0, "%s", err.msg);
-    /* The five bad results: FAIL, ERROR, CRASH, TIMEOUT, INVALID. */
+    cr_assert_eq(iohw_report_parse(json, strlen(json), "old.json", &rep, NULL), 0);
+    cr_assert_eq(iohw_baseline_from_report(&rep, "dir/old.json", b, &err), 0, "%s", err.msg);
+    iohw_report_free(&rep);
+    free(json);
+}
+
+/* The five bad results: FAIL, ERROR, CRASH, TIMEOUT, INVALID. */
+Test(baseline, made_from_a_report_has_an_entry_for_each_bad_result)
+{
+    iohw_run_results r;
+    iohw_baseline b;
+    baseline_of_sample(&r, &b);
     cr_assert_eq(b.count, 5);
     cr_expect_str_eq(b.entries[0].pattern, "ct2d.basic.0002");
     cr_expect_str_eq(b.entries[3].pattern, "ct3d.f16.0001");
@@ -924,9 +933,18 @@ Test(baseline, made_from_a_report_waives_exactly_its_failures)
     cr_expect_eq(strncmp(b.entries[0].reason, "FAIL in old.json: bad <tag>", 27), 0, "%s",
                  b.entries[0].reason);
     cr_expect_null(strpbrk(b.entries[0].reason, "\x01\x1b\n"));
+    iohw_baseline_free(&b);
+}
 
-    /* Written and parsed back, it is the same baseline; applied to the same
-     * run it waives all five and nothing is stale. */
+/* Written and parsed back, it is the same baseline; applied to the same
+ * run it waives all five and nothing is stale. */
+Test(baseline, made_from_a_report_and_written_it_waives_exactly_those_failures)
+{
+    iohw_run_results r;
+    iohw_baseline b;
+    iohw_error err = {{0}};
+    baseline_of_sample(&r, &b);
+    cr_assert_eq(b.count, 5);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -944,8 +962,6 @@ Test(baseline, made_from_a_report_waives_exactly_its_failures)
     free(text);
     iohw_baseline_free(&back);
     iohw_baseline_free(&b);
-    iohw_report_free(&rep);
-    free(json);
 }
 
 /* --- the reports name the machine ----------------------------------------- */
@@ -1123,13 +1139,21 @@ Test(baseline_conditions, reject_unknown_features_and_empty_values_naming_the_li
     }
 }
 
-Test(baseline_conditions, survive_a_json_report_and_the_baseline_writer)
+/* The conditioned baseline, applied to the machine's sample run r. */
+static void apply_conditioned(iohw_baseline *b, iohw_run_results *r)
+{
+    iohw_error err = {{0}};
+    *r = machine_sample();
+    cr_assert_eq(iohw_baseline_parse(CONDITIONED, "cond.txt", b, &err), 0, "%s", err.msg);
+    iohw_baseline_apply(b, r);
+}
+
+Test(baseline_conditions, survive_a_json_report)
 {
     iohw_baseline b;
     iohw_error err = {{0}};
-    iohw_run_results r = machine_sample();
-    cr_assert_eq(iohw_baseline_parse(CONDITIONED, "cond.txt", &b, &err), 0, "%s", err.msg);
-    iohw_baseline_apply(&b, &r);
+    iohw_run_results r;
+    apply_conditioned(&b, &r);
     iohw_report_options o;
     memset(&o, 0, sizeof o);
     o.baseline = &b;
@@ -1148,9 +1172,19 @@ Test(baseline_conditions, survive_a_json_report_and_the_baseline_writer)
     cr_expect_eq(iohw_baseline_stale_count(back), 1);
     iohw_report_free(&rep);
     free(buf);
+    iohw_baseline_free(&b);
+}
 
-    /* The writer puts the conditions back between pattern and reason. */
-    f = open_memstream(&buf, &len);
+/* The writer puts the conditions back between pattern and reason. */
+Test(baseline_conditions, survive_the_baseline_writer)
+{
+    iohw_baseline b;
+    iohw_error err = {{0}};
+    iohw_run_results r;
+    apply_conditioned(&b, &r);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
     cr_assert_eq(iohw_baseline_write(f, &b), 0);
     fclose(f);
     iohw_baseline again;
