@@ -409,44 +409,43 @@ Test(command, merge_writes_the_merged_shards_in_every_format)
     remove_merged(&f);
 }
 
-Test(command, diff_of_a_run_with_itself_exits_0)
+/* `iohw report diff OLD NEW` on the merged run and the new one (make_new):
+ * the exit code says whether NEW has new failures, the text what changed
+ * ("": not checked).  Backwards, 0006 (PASS -> FAIL) is the one new failure
+ * and 0002 the one fix; 0099 is gone.  Parameters are copied into the
+ * test's process: arrays, not pointers. */
+typedef struct diff_case {
+    char name[40];          /* the scenario, named in every failure */
+    int old_is_new_run, new_is_new_run;
+    int code;
+    char says[2][64];
+} diff_case;
+
+static diff_case diff_cases[] = {
+    {"the same run twice", 0, 0, 0, {"0 new failures", ""}},
+    {"a run with new failures", 0, 1, 1, {"2 new failures, 1 fixed", ""}},
+    {"backwards", 1, 0, 1,
+     {"1 new failures, 1 fixed, 6 still failing",
+      "Failing before, not run now:\n  FAIL      ct2d.m.0099"}},
+};
+
+ParameterizedTestParameters(command, diff_exits_1_only_on_new_failures)
 {
-    merged_files f;
-    char args[4096], *out;
-    free(merge_shards(&f));
-    snprintf(args, sizeof args, "report diff '%s' '%s'", f.json, f.json);
-    cr_expect_eq(run_iohw(&out, args), 0, "%s", out);
-    cr_expect_not_null(strstr(out, "0 new failures"), "%s", out);
-    free(out);
-    remove_merged(&f);
+    return cr_make_param_array(diff_case, diff_cases, sizeof diff_cases / sizeof diff_cases[0]);
 }
 
-Test(command, diff_with_new_failures_exits_1)
+ParameterizedTest(diff_case *c, command, diff_exits_1_only_on_new_failures)
 {
     merged_files f;
     char args[4096], *out;
     free(merge_shards(&f));
     write_new_run(&f);
-    snprintf(args, sizeof args, "report diff '%s' '%s'", f.json, f.other);
-    cr_expect_eq(run_iohw(&out, args), 1, "%s", out);
-    cr_expect_not_null(strstr(out, "2 new failures, 1 fixed"), "%s", out);
-    free(out);
-    remove_merged(&f);
-}
-
-/* Backwards, 0006 (PASS -> FAIL) is the one new failure and 0002 the one
- * fix; 0099 is gone. */
-Test(command, diff_backwards_names_the_failure_no_longer_run)
-{
-    merged_files f;
-    char args[4096], *out;
-    free(merge_shards(&f));
-    write_new_run(&f);
-    snprintf(args, sizeof args, "report diff '%s' '%s'", f.other, f.json);
-    cr_expect_eq(run_iohw(&out, args), 1, "%s", out);
-    cr_expect_not_null(strstr(out, "1 new failures, 1 fixed, 6 still failing"), "%s", out);
-    cr_expect_not_null(strstr(out, "Failing before, not run now:\n  FAIL      ct2d.m.0099"),
-                       "%s", out);
+    snprintf(args, sizeof args, "report diff '%s' '%s'", c->old_is_new_run ? f.other : f.json,
+             c->new_is_new_run ? f.other : f.json);
+    cr_expect_eq(run_iohw(&out, args), c->code, "%s: %s", c->name, out);
+    for (int k = 0; k < 2; k++)
+        cr_expect_not_null(strstr(out, c->says[k]), "%s: no '%s' in: %s", c->name, c->says[k],
+                           out);
     free(out);
     remove_merged(&f);
 }
