@@ -89,16 +89,26 @@ Test(run_reports, run_without_a_baseline_fails_and_writes_every_report)
     remove_run_files(&f);
 }
 
+/* Makes the cases, writes the baseline `text` and runs the io-swap backend
+ * with it and a JSON report; returns the exit code. */
+static int run_with_baseline(char **out, run_files *f, const char *text)
+{
+    char more[4096];
+    gen_cases(f);
+    write_text(f->bl, text);
+    snprintf(more, sizeof more, "--baseline '%s' --json '%s'", f->bl, f->json);
+    return run_cases(out, f, "fault_io_swap", more);
+}
+
 /* A baseline waiving problem.0, with one stale entry: problem.1 still fails
  * (exit 1). */
 Test(run_reports, a_baseline_waives_its_case_and_names_its_stale_entry)
 {
     run_files f;
-    char more[4096], *out;
-    gen_cases(&f);
-    write_text(f.bl, "# test baseline\nproblem.0   io swap, known\nct9d.*   nothing like it\n");
-    snprintf(more, sizeof more, "--baseline '%s' --json '%s'", f.bl, f.json);
-    cr_expect_eq(run_cases(&out, &f, "fault_io_swap", more), 1, "%s", out);
+    char *out;
+    int rc = run_with_baseline(&out, &f, "# test baseline\nproblem.0   io swap, known\n"
+                                         "ct9d.*   nothing like it\n");
+    cr_expect_eq(rc, 1, "%s", out);
     cr_expect_not_null(strstr(out, ":3: 'ct9d.*' matches no failing case"), "%s", out);
     free(out);
     iohw_report rep;
@@ -118,11 +128,8 @@ Test(run_reports, a_baseline_waives_its_case_and_names_its_stale_entry)
 Test(run_reports, a_baseline_waiving_every_failure_makes_the_run_pass)
 {
     run_files f;
-    char more[4096], *out;
-    gen_cases(&f);
-    write_text(f.bl, "problem.*   io swap, known\n");
-    snprintf(more, sizeof more, "--baseline '%s' --json '%s'", f.bl, f.json);
-    cr_expect_eq(run_cases(&out, &f, "fault_io_swap", more), 0, "%s", out);
+    char *out;
+    cr_expect_eq(run_with_baseline(&out, &f, "problem.*   io swap, known\n"), 0, "%s", out);
     free(out);
     remove_run_files(&f);
 }
