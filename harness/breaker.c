@@ -31,7 +31,7 @@ static int class_index(iohw_breaker *b, const iohw_problem *p, int *cap)
     return b->nclasses++;
 }
 
-int iohw_breaker_init(iohw_breaker *b, const iohw_suite *s, int threshold,
+int iohw_breaker_init(iohw_breaker *b, const iohw_listing *s, int threshold,
                       iohw_error *err)
 {
     memset(b, 0, sizeof *b);
@@ -42,7 +42,7 @@ int iohw_breaker_init(iohw_breaker *b, const iohw_suite *s, int threshold,
         return iohw_error_set(err, "out of memory for the circuit breaker");
     int cap = 0;
     for (int64_t i = 0; i < s->count; i++) {
-        const iohw_suite_entry *e = &s->entries[i];
+        const iohw_listing_entry *e = &s->entries[i];
         iohw_desc d;
         b->class_of[i] = -1;
         if (e->invalid != NULL || e->descriptor == NULL ||

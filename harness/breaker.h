@@ -20,8 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "harness/listing.h"
 #include "harness/result.h"
-#include "harness/suite.h"
 #include "oracle/error.h"
 
 /* The beginning of the message of a case the breaker left out. */
@@ -41,7 +41,7 @@ typedef struct iohw_breaker {
 } iohw_breaker;
 
 /* Classifies every entry of s.  0, or -1 when memory runs out. */
-int iohw_breaker_init(iohw_breaker *b, const iohw_suite *s, int threshold,
+int iohw_breaker_init(iohw_breaker *b, const iohw_listing *s, int threshold,
                       iohw_error *err);
 void iohw_breaker_free(iohw_breaker *b);
 

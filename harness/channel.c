@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "harness/run_internal.h"
+#include "harness/pipe.h"
 
 void iohw__msg_reset(iohw__msg *m)
 {

@@ -13,7 +13,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "harness/repro.h"
 #include "harness/result.h"
 
 typedef struct iohw_console {

@@ -5,6 +5,7 @@
 #include "harness/guard.h"
 
 #include "harness/run.h"
+#include "harness/test_hook.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -65,22 +66,6 @@ static int64_t resident_kb(pid_t pid)
     return n == 2 ? (int64_t)rss * (sysconf(_SC_PAGESIZE) / 1024) : -1;
 }
 
-/* The fault injection of the tests. */
-static void inject(const char *path)
-{
-    const char *spec = getenv("IOHW_INJECT_READ_FAULT");
-    if (spec == NULL || path == NULL)
-        return;
-    const char *colon = strchr(spec, ':');
-    if (colon == NULL || strcmp(colon + 1, path) != 0)
-        return;
-    if (strncmp(spec, "crash:", 6) == 0)
-        raise(SIGSEGV);
-    if (strncmp(spec, "hang:", 5) == 0)
-        for (;;)
-            pause();
-}
-
 static void run_child(iohw_guard_fn fn, void *arg, const char *path,
                       const iohw_guard_limits *lim, int fd)
 {
@@ -91,7 +76,7 @@ static void run_child(iohw_guard_fn fn, void *arg, const char *path,
         rl.rlim_cur = rl.rlim_max = (rlim_t)(2 * lim->memory_mb + 1024) << 20;
         setrlimit(RLIMIT_AS, &rl);
     }
-    inject(path);
+    IOHW_TEST_HOOK("read", path);
     int code = fn(arg, fd);
     close(fd);
     fflush(NULL);

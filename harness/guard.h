@@ -15,8 +15,8 @@
  * that works (not under AddressSanitizer, which reserves terabytes of
  * address space), so that one huge allocation fails at once.
  *
- * For the tests, the environment variable IOHW_INJECT_READ_FAULT=KIND:PATH
- * (KIND crash or hang) makes a child started for PATH crash or hang.
+ * Test builds can make a child started for PATH crash or hang
+ * (harness/test_hook.h, point "read").
  */
 #ifndef IOHW_GUARD_H
 #define IOHW_GUARD_H
@@ -57,7 +57,7 @@ typedef struct iohw_guard_outcome {
 typedef int (*iohw_guard_fn)(void *arg, int fd);
 
 /* Runs fn(arg, fd) in a forked child under lim (NULL: none); `path` names
- * the file the child reads (for IOHW_INJECT_READ_FAULT).  Fails only when
+ * the file the child reads (for the test hook "read").  Fails only when
  * the child cannot be started or memory runs out; *out is then zeroed. */
 int iohw_guard_run(iohw_guard_fn fn, void *arg, const char *path,
                    const iohw_guard_limits *lim, iohw_guard_outcome *out,

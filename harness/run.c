@@ -23,8 +23,8 @@
 #include "harness/console.h"
 #include "harness/filter.h"
 #include "harness/journal.h"
+#include "harness/listing.h"
 #include "harness/loader.h"
-#include "harness/suite.h"
 #include "harness/timeouts.h"
 #include "harness/worker.h"
 #include "harness/run_internal.h"
@@ -48,7 +48,7 @@ typedef struct slot {
 typedef struct run_state {
     const iohw_run_options *o;
     iohw_worker_config cfg;
-    iohw_suite suite;
+    iohw_listing suite;
     iohw_run_results *out;
     int64_t *pending;        /* entry indices still to run, in order */
     int64_t npending, next;
@@ -71,7 +71,7 @@ static void entry_result(const run_state *st, int64_t task,
                          iohw_result_status status, const char *message,
                          iohw_result *r)
 {
-    const iohw_suite_entry *e = &st->suite.entries[task];
+    const iohw_listing_entry *e = &st->suite.entries[task];
     memset(r, 0, sizeof *r);
     snprintf(r->case_id, sizeof r->case_id, "%s", e->id);
     snprintf(r->file, sizeof r->file, "%s", st->suite.files[e->file]);
@@ -163,7 +163,7 @@ static int reap(slot *s)
 
 static void dispatch(run_state *st, slot *s, int64_t task)
 {
-    const iohw_suite_entry *e = &st->suite.entries[task];
+    const iohw_listing_entry *e = &st->suite.entries[task];
     iohw__request_encode(&st->msg, task, st->suite.files[e->file], e->id);
     s->task = task;
     s->sent_ns = iohw_worker_now_ns();
@@ -178,7 +178,7 @@ static void dispatch(run_state *st, slot *s, int64_t task)
 static iohw_result_status death_verdict(const run_state *st, const slot *s,
                                         int status, char *msg, size_t n)
 {
-    const iohw_suite_entry *e = &st->suite.entries[s->task];
+    const iohw_listing_entry *e = &st->suite.entries[s->task];
     char how[256];
     iohw_worker_death_message(status, NULL, how, (int)sizeof how);
     if (atomic_load(&s->note->stage) == IOHW_STAGE_READING) {
@@ -246,7 +246,7 @@ static int reading_overdue(const run_state *st, const slot *s, int64_t now,
     if (atomic_load(&s->note->stage) != IOHW_STAGE_READING ||
         (double)(now - since) * 1e-9 <= limit)
         return 0;
-    const iohw_suite_entry *e = &st->suite.entries[s->task];
+    const iohw_listing_entry *e = &st->suite.entries[s->task];
     snprintf(msg, n, "the case file cannot be read: reading %.200s of case "
              "'%s' in '%s' did not finish within %g s; the reader was killed",
              s->note->reading, e->id, st->suite.files[e->file], limit);
@@ -460,7 +460,7 @@ static void teardown(run_state *st)
     free(st->limits);
     iohw_breaker_free(&st->breaker);
     iohw__msg_free(&st->msg);
-    iohw_suite_free(&st->suite);
+    iohw_listing_free(&st->suite);
 }
 
 int iohw_run(const iohw_run_options *o, iohw_run_results *out, iohw_error *err)

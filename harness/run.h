@@ -3,7 +3,7 @@
  * process against a backend, compare, diagnose, journal.
  *
  * A child of the parent loads the backend once to fail fast (the parent
- * never loads it), the parent expands the inputs (harness/suite.h) and keeps
+ * never loads it), the parent expands the inputs (harness/listing.h) and keeps
  * `jobs` verifier processes busy (harness/worker.h): a verifier reads, compares
  * and diagnoses; its worker loads the backend and runs one case at a time
  * with its output between guard pages and its inputs read-only, in memory
@@ -20,7 +20,6 @@
 #include <stdio.h>
 
 #include "harness/machine.h"
-#include "harness/repro.h"
 #include "harness/result.h"
 #include "oracle/error.h"
 
@@ -94,7 +93,11 @@ typedef struct iohw_run_results {
 int iohw_run(const iohw_run_options *o, iohw_run_results *out, iohw_error *err);
 void iohw_run_results_free(iohw_run_results *r);
 
-/* The repro command of a case: iohw_repro_command, harness/repro.h. */
+/* The options of the run that change a case's outcome, for its repro
+ * command (harness/result.h); a memory limit of IOHW_RUN_MEMORY_LIMIT_MB
+ * is left out as the default. */
+void iohw_repro_options_of_run(const iohw_run_options *run,
+                               iohw_repro_options *o);
 
 /* --- appended ------------------------------------------------------------ */
 

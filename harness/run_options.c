@@ -1,5 +1,6 @@
 /*
- * harness/run_options.c - the defaults of `iohw run` (run.h).
+ * harness/run_options.c - the defaults of `iohw run` (run.h), and the
+ * options of a run that its repro commands carry.
  */
 #include "harness/run.h"
 
@@ -17,4 +18,17 @@ void iohw_run_options_init(iohw_run_options *o)
     o->memory_limit_mb = IOHW_RUN_MEMORY_LIMIT_MB;
     o->diagnose = 1;
     o->breaker = IOHW_RUN_BREAKER;
+}
+
+void iohw_repro_options_of_run(const iohw_run_options *run,
+                               iohw_repro_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->backend = run->backend;
+    o->adapt_layout = run->adapt_layout;
+    o->timeout_fixed = !run->timeout_scaled;
+    o->timeout = run->timeout;
+    o->memory_limit_mb = run->memory_limit_mb == IOHW_RUN_MEMORY_LIMIT_MB
+                             ? -1
+                             : run->memory_limit_mb;
 }

@@ -2,7 +2,7 @@
  * harness/run_prepare.c - the parts of `iohw run` around the scheduler:
  * checking the options, the backend check in a child, --resume, --list,
  * and small helpers shared with the verifier and the worker (the repro
- * command is in repro.c).
+ * command is in result.c, the pipe helpers in pipe.c).
  */
 #include "harness/run_internal.h"
 
@@ -36,40 +36,6 @@ double iohw__case_ceiling(double timeout)
     return 10 * timeout + 60;
 }
 
-int iohw__read_full(int fd, void *buf, size_t n)
-{
-    unsigned char *p = buf;
-    size_t got = 0;
-    while (got < n) {
-        ssize_t k = read(fd, p + got, n - got);
-        if (k == 0)
-            return got == 0 ? 0 : -1;
-        if (k < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        got += (size_t)k;
-    }
-    return 1;
-}
-
-int iohw__write_full(int fd, const void *buf, size_t n)
-{
-    const unsigned char *p = buf;
-    while (n > 0) {
-        ssize_t k = write(fd, p, n);
-        if (k < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        p += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
-
 #ifdef IOHW_COVERAGE
 void __gcov_dump(void);
 #endif
@@ -90,7 +56,7 @@ int iohw_run_memory_limit_works(void)
 /* --- options and inputs -------------------------------------------------- */
 
 /* Checks what --list needs too, and expands the inputs. */
-static int expand(const iohw_run_options *o, iohw_suite *s, iohw_error *err)
+static int expand(const iohw_run_options *o, iohw_listing *s, iohw_error *err)
 {
     memset(s, 0, sizeof *s);
     if (o == NULL)
@@ -109,7 +75,7 @@ static int expand(const iohw_run_options *o, iohw_suite *s, iohw_error *err)
         if (f == NULL)
             return iohw_error_prefix(err, "--filter '%s'", o->filter);
     }
-    int rc = iohw_suite_build(o->inputs, o->ninputs, f, si, sn, s, err);
+    int rc = iohw_listing_build(o->inputs, o->ninputs, f, si, sn, s, err);
     iohw_filter_free(f);
     return rc;
 }
@@ -191,7 +157,7 @@ static int probe(const char *backend, iohw_run_results *out, iohw_error *err)
     return ok ? 0 : iohw_error_set(err, "%s", text);
 }
 
-int iohw__run_prepare(const iohw_run_options *o, iohw_suite *s,
+int iohw__run_prepare(const iohw_run_options *o, iohw_listing *s,
                       iohw_run_results *out, iohw_error *err)
 {
     memset(s, 0, sizeof *s);
@@ -225,7 +191,7 @@ int iohw__run_prepare(const iohw_run_options *o, iohw_suite *s,
     out->items = calloc(n, sizeof *out->items);
     out->wall = calloc(n, sizeof *out->wall);
     if (out->items == NULL || out->wall == NULL) {
-        iohw_suite_free(s);
+        iohw_listing_free(s);
         return iohw_error_set(err, "out of memory for %lld results",
                               (long long)s->count);
     }
@@ -273,7 +239,7 @@ static const iohw_result *lookup(const keyed *v, int64_t n, const char *file,
     return v[lo - 1].r;
 }
 
-int iohw__run_known(const iohw_run_options *o, const iohw_suite *s,
+int iohw__run_known(const iohw_run_options *o, const iohw_listing *s,
                     iohw_run_results *out, unsigned char **known,
                     iohw_error *err)
 {
@@ -298,7 +264,7 @@ int iohw__run_known(const iohw_run_options *o, const iohw_suite *s,
     }
     qsort(v, (size_t)count, sizeof *v, cmp_keyed);
     for (int64_t i = 0; i < s->count; i++) {
-        const iohw_suite_entry *e = &s->entries[i];
+        const iohw_listing_entry *e = &s->entries[i];
         const iohw_result *r = lookup(v, count, s->files[e->file], e->id);
         if (r == NULL || iohw_breaker_left_out(r))
             continue;
@@ -315,11 +281,11 @@ int iohw__run_known(const iohw_run_options *o, const iohw_suite *s,
 
 int64_t iohw_run_list(const iohw_run_options *o, FILE *out, iohw_error *err)
 {
-    iohw_suite s;
+    iohw_listing s;
     if (expand(o, &s, err) != 0)
         return -1;
     for (int64_t i = 0; i < s.count; i++) {
-        const iohw_suite_entry *e = &s.entries[i];
+        const iohw_listing_entry *e = &s.entries[i];
         if (e->invalid != NULL)
             fprintf(out, "%s\tINVALID: %s\n",
                     e->id[0] ? e->id : s.files[e->file], e->invalid);
@@ -327,6 +293,6 @@ int64_t iohw_run_list(const iohw_run_options *o, FILE *out, iohw_error *err)
             fprintf(out, "%s\t%s\n", e->id, e->descriptor);
     }
     int64_t n = s.count;
-    iohw_suite_free(&s);
+    iohw_listing_free(&s);
     return n;
 }

@@ -16,7 +16,7 @@ double iohw_problem_macs(const iohw_problem *p)
     return (double)iohw_problem_x_count(p) * per_input;
 }
 
-double iohw_case_timeout(const iohw_run_options *o, const iohw_suite_entry *e)
+double iohw_case_timeout(const iohw_run_options *o, const iohw_listing_entry *e)
 {
     if (!o->timeout_scaled || o->timeout <= 0)
         return o->timeout;
@@ -26,7 +26,7 @@ double iohw_case_timeout(const iohw_run_options *o, const iohw_suite_entry *e)
     return o->timeout + iohw_problem_macs(&d.p) / IOHW_TIMEOUT_MACS_PER_S;
 }
 
-double *iohw_case_timeouts(const iohw_run_options *o, const iohw_suite *s)
+double *iohw_case_timeouts(const iohw_run_options *o, const iohw_listing *s)
 {
     double *v = malloc((size_t)(s->count > 0 ? s->count : 1) * sizeof *v);
     if (v == NULL)

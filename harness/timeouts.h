@@ -20,8 +20,8 @@
 
 #include <stdint.h>
 
+#include "harness/listing.h"
 #include "harness/run.h"
-#include "harness/suite.h"
 #include "iohw/backend.h"
 
 #define IOHW_TIMEOUT_FLOOR_S 10.0
@@ -32,9 +32,9 @@ double iohw_problem_macs(const iohw_problem *p);
 
 /* The limit of one backend call of the entry in seconds (0: none).  An
  * entry whose descriptor does not parse gets the floor. */
-double iohw_case_timeout(const iohw_run_options *o, const iohw_suite_entry *e);
+double iohw_case_timeout(const iohw_run_options *o, const iohw_listing_entry *e);
 
 /* The limits of every entry of s (malloc'd), or NULL when memory runs out. */
-double *iohw_case_timeouts(const iohw_run_options *o, const iohw_suite *s);
+double *iohw_case_timeouts(const iohw_run_options *o, const iohw_listing *s);
 
 #endif

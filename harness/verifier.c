@@ -20,30 +20,15 @@
 #include "harness/compare.h"
 #include "harness/diagnose.h"
 #include "harness/loader.h"
-#include "harness/repro.h"
 #include "harness/run_internal.h"
-
-/* Fault injection for the tests: IOHW_INJECT_VERIFIER=crash:WHERE or
- * hang:WHERE makes the verifier die or hang at WHERE, a dataset's name (as
- * libhdf5 does on some corrupt datasets) or "compare". */
-static void inject(const char *where)
-{
-    const char *e = getenv("IOHW_INJECT_VERIFIER");
-    if (e == NULL)
-        return;
-    if (strncmp(e, "crash:", 6) == 0 && strcmp(e + 6, where) == 0)
-        raise(SIGSEGV);
-    if (strncmp(e, "hang:", 5) == 0 && strcmp(e + 5, where) == 0)
-        for (;;)
-            pause();
-}
+#include "harness/test_hook.h"
 
 /* The reader starts on a dataset: the note says which. */
 static void on_dataset(void *ctx, const char *name)
 {
     iohw_worker_note *note = ctx;
     snprintf(note->reading, sizeof note->reading, "dataset '%s'", name);
-    inject(name);
+    IOHW_TEST_HOOK("verifier", name);
 }
 
 static void set_stage(iohw__verifier *v, int stage)
@@ -99,7 +84,7 @@ static void judge_output(iohw__verifier *v, const iohw_case *c,
 
     /* Guards, then the numbers. */
     set_stage(v, IOHW_STAGE_JUDGING);
-    inject("compare");
+    IOHW_TEST_HOOK("verifier", "compare");
     size_t below = iohw__tensors_canary_damage(t);
     if (below > 0) {
         r->status = IOHW_RESULT_CRASH;

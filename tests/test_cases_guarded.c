@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 
 #include "harness/guard.h"
-#include "harness/suite.h"
+#include "harness/listing.h"
 #include "support/hostile_cases.h"
 #include "test_cases_break.h"
 
@@ -138,9 +138,9 @@ Test(hostile_loop, a_file_that_makes_libhdf5_loop_is_invalid_and_the_run_goes_on
     write_heap_loop(loop);
     const char *inputs[] = {good, loop};
     iohw_guard_limits lim = {1.0, 1024};
-    iohw_suite s;
+    iohw_listing s;
     iohw_error e = {{0}};
-    cr_assert_eq(iohw_suite_build_limited(inputs, 2, NULL, 1, 1, &lim, &s, &e), 0, "%s", e.msg);
+    cr_assert_eq(iohw_listing_build_limited(inputs, 2, NULL, 1, 1, &lim, &s, &e), 0, "%s", e.msg);
     cr_assert_eq(s.count, 2);
     cr_expect_str_eq(s.entries[0].id, ID);
     cr_expect_null(s.entries[0].invalid, "%s", s.entries[0].invalid);
@@ -148,7 +148,7 @@ Test(hostile_loop, a_file_that_makes_libhdf5_loop_is_invalid_and_the_run_goes_on
     cr_expect_not_null(strstr(s.entries[1].invalid, loop), "%s", s.entries[1].invalid);
     cr_expect_not_null(strstr(s.entries[1].invalid, "took longer than 1 s (killed)"), "%s",
                        s.entries[1].invalid);
-    iohw_suite_free(&s);
+    iohw_listing_free(&s);
 
     remove(good);
     remove(loop);
@@ -231,10 +231,10 @@ Test(guard, kills_a_reader_that_takes_longer_than_the_limit)
 {
     iohw_guard_outcome out;
     char why[512];
-    setenv("IOHW_INJECT_READ_FAULT", "hang:slow.h5", 1);
+    setenv("IOHW_TEST_HOOK", "hang:read:slow.h5", 1);
     iohw_guard_limits quick = {0.5, 0};
     cr_assert_eq(iohw_guard_run(says, "x", "slow.h5", &quick, &out, NULL), 0);
-    unsetenv("IOHW_INJECT_READ_FAULT");
+    unsetenv("IOHW_TEST_HOOK");
     cr_expect_eq(out.end, IOHW_GUARD_TIMEOUT);
     iohw_guard_describe(&out, &quick, "slow.h5", why, sizeof why);
     cr_expect_not_null(strstr(why, "took longer than 0.5 s (killed)"), "%s", why);
@@ -254,7 +254,9 @@ static int run(char **out, const char *env, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(args, sizeof args, fmt, ap);
     va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s '%s' %s 2>&1", env, IOHW_BIN, args);
+    /* A command given a test hook runs the copy that has the hooks. */
+    const char *bin = strstr(env, "IOHW_TEST_HOOK=") ? IOHW_HOOKED_BIN : IOHW_BIN;
+    snprintf(cmd, sizeof cmd, "%s '%s' %s 2>&1", env, bin, args);
     FILE *p = popen(cmd, "r");
     cr_assert_not_null(p);
     size_t cap = 1 << 20;
@@ -356,7 +358,7 @@ Test(hostile_loop, oracle_stops_at_the_time_limit_and_leaves_the_output_as_it_wa
 static int run_crashing(char **text, const cmd_files *f, const char *command)
 {
     char env[700];
-    snprintf(env, sizeof env, "IOHW_INJECT_READ_FAULT='crash:%s'", f->good);
+    snprintf(env, sizeof env, "IOHW_TEST_HOOK='crash:read:%s'", f->good);
     if (strcmp(command, "show") == 0)
         return run(text, env, "show '%s'", f->good);
     return run(text, env, "oracle '%s' -o '%s'", f->good, f->out);

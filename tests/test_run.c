@@ -456,10 +456,12 @@ Test(run, a_file_that_crashes_the_hdf5_reader_is_invalid_and_the_rest_still_runs
     suite s;
     iohw_run_results res;
     make_suite(&s, "listcrash");
-    setenv("IOHW_INJECT_LISTING_CRASH", s.b, 1);
+    char hook[700];
+    snprintf(hook, sizeof hook, "crash:read:%s", s.b);
+    setenv("IOHW_TEST_HOOK", hook, 1);
     iohw_run_options o = options(&s, "reference");
     run_ok(&o, &res);
-    unsetenv("IOHW_INJECT_LISTING_CRASH");
+    unsetenv("IOHW_TEST_HOOK");
     int pass = 0, invalid = 0;
     for (int64_t i = 0; i < res.count; i++) {
         const iohw_result *x = &res.items[i];
@@ -509,9 +511,9 @@ Test(run, a_reader_crash_inside_a_dataset_is_invalid_naming_file_case_and_datase
     make_suite(&s, "readcrash");
     iohw_run_options o = options(&s, "reference");
     o.memory_limit_mb = 4096;
-    setenv("IOHW_INJECT_VERIFIER", "crash:y_f64", 1);
+    setenv("IOHW_TEST_HOOK", "crash:verifier:y_f64", 1);
     run_ok(&o, &res);
-    unsetenv("IOHW_INJECT_VERIFIER");
+    unsetenv("IOHW_TEST_HOOK");
     expect_statuses(&res, pick_all, IOHW_RESULT_INVALID, "dataset 'y_f64'");
     for (int64_t i = 0; i < res.count; i++) {
         const iohw_result *r = &res.items[i];
@@ -534,9 +536,9 @@ Test(run, a_reader_hang_inside_a_dataset_is_invalid_after_the_timeout)
     iohw_run_options o = options(&s, "reference");
     o.filter = "id=a.r1";
     o.timeout = 1;
-    setenv("IOHW_INJECT_VERIFIER", "hang:x", 1);
+    setenv("IOHW_TEST_HOOK", "hang:verifier:x", 1);
     run_ok(&o, &res);
-    unsetenv("IOHW_INJECT_VERIFIER");
+    unsetenv("IOHW_TEST_HOOK");
     cr_assert_eq(res.count, 1);
     cr_assert_eq(res.items[0].status, IOHW_RESULT_INVALID, "%s", res.items[0].message);
     cr_assert_not_null(strstr(res.items[0].message, "reading dataset 'x' of case 'a.r1' in"),
@@ -554,9 +556,9 @@ Test(run, a_verifier_crash_while_comparing_is_a_harness_error_not_a_crash)
     make_suite(&s, "comparecrash");
     iohw_run_options o = options(&s, "reference");
     o.filter = "id=a.r1";
-    setenv("IOHW_INJECT_VERIFIER", "crash:compare", 1);
+    setenv("IOHW_TEST_HOOK", "crash:verifier:compare", 1);
     run_ok(&o, &res);
-    unsetenv("IOHW_INJECT_VERIFIER");
+    unsetenv("IOHW_TEST_HOOK");
     cr_assert_eq(res.count, 1);
     cr_assert_eq(res.items[0].status, IOHW_RESULT_ERROR, "%s", res.items[0].message);
     cr_assert_not_null(strstr(res.items[0].message, "harness: the verifier process"),

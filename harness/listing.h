@@ -1,5 +1,5 @@
 /*
- * harness/suite.h - which cases a run covers: suite directories and case
+ * harness/listing.h - which cases a run covers: suite directories and case
  * files expanded into a list of (file, case id), with --filter and --shard
  * applied.
  *
@@ -12,12 +12,11 @@
  * Each file is listed in a guarded child process (harness/guard.h: a time
  * limit and a memory limit), so a file that crashes the HDF5 library
  * itself, makes it loop or asks for more memory than the limit also becomes
- * one INVALID entry.  (For the tests, the environment variable
- * IOHW_INJECT_LISTING_CRASH=PATH makes the child listing PATH crash, and
- * IOHW_INJECT_READ_FAULT of guard.h applies.)
+ * one INVALID entry.  (Test builds can make the child listing PATH crash
+ * or hang: harness/test_hook.h, point "read".)
  */
-#ifndef IOHW_SUITE_H
-#define IOHW_SUITE_H
+#ifndef IOHW_LISTING_H
+#define IOHW_LISTING_H
 
 #include <stdint.h>
 
@@ -26,20 +25,20 @@
 #include "harness/guard.h"
 #include "oracle/error.h"
 
-typedef struct iohw_suite_entry {
+typedef struct iohw_listing_entry {
     char id[IOHW_CASE_ID_MAX];  /* "" for a file that cannot be opened */
-    int file;                   /* index into iohw_suite.files */
+    int file;                   /* index into iohw_listing.files */
     char *descriptor;           /* malloc'd, "" when unknown */
     char *tags;                 /* malloc'd, "" when unknown */
     char *invalid;              /* NULL, or why the entry is INVALID */
-} iohw_suite_entry;
+} iohw_listing_entry;
 
-typedef struct iohw_suite {
+typedef struct iohw_listing {
     char **files;               /* malloc'd paths, in run order */
     int nfiles;
-    iohw_suite_entry *entries;  /* file order, then the file's id order */
+    iohw_listing_entry *entries;  /* file order, then the file's id order */
     int64_t count;
-} iohw_suite;
+} iohw_listing;
 
 /* Expands inputs into a suite.  filter may be NULL; a case whose attributes
  * cannot be read is matched on its id alone (its other attributes read as
@@ -47,17 +46,17 @@ typedef struct iohw_suite {
  * entry standing for a whole unreadable file).  Fails, with the path and the
  * reason, when there is no input, an input does not exist or cannot be read,
  * or a directory holds no *.h5 file. */
-int iohw_suite_build(const char *const *inputs, int ninputs,
-                     const iohw_filter *filter, int shard_index,
-                     int shard_count, iohw_suite *s, iohw_error *err);
+int iohw_listing_build(const char *const *inputs, int ninputs,
+                       const iohw_filter *filter, int shard_index,
+                       int shard_count, iohw_listing *s, iohw_error *err);
 
-/* The same, each file listed under lim (iohw_suite_build uses
+/* The same, each file listed under lim (iohw_listing_build uses
  * iohw_guard_read_limits()). */
-int iohw_suite_build_limited(const char *const *inputs, int ninputs,
-                             const iohw_filter *filter, int shard_index,
-                             int shard_count, const iohw_guard_limits *lim,
-                             iohw_suite *s, iohw_error *err);
+int iohw_listing_build_limited(const char *const *inputs, int ninputs,
+                               const iohw_filter *filter, int shard_index,
+                               int shard_count, const iohw_guard_limits *lim,
+                               iohw_listing *s, iohw_error *err);
 
-void iohw_suite_free(iohw_suite *s);
+void iohw_listing_free(iohw_listing *s);
 
 #endif

@@ -1,19 +1,18 @@
 /*
- * harness/suite.c - expanding suite directories and case files into the list
- * of cases a run covers (see suite.h).
+ * harness/listing.c - expanding suite directories and case files into the list
+ * of cases a run covers (see listing.h).
  */
-#include "harness/suite.h"
+#include "harness/listing.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/run_internal.h"
+#include "harness/pipe.h"
 
 /* A growable list of malloc'd strings. */
 typedef struct strlist {
@@ -119,19 +118,19 @@ static int add_directory(const char *dir, strlist *files, iohw_error *err)
 
 /* Appends an entry; takes descriptor, tags and invalid as borrowed strings
  * (copied; NULL reads as ""/none). */
-static int add_entry(iohw_suite *s, int64_t *cap, const char *id, int file,
+static int add_entry(iohw_listing *s, int64_t *cap, const char *id, int file,
                      const char *descriptor, const char *tags,
                      const char *invalid)
 {
     if (s->count == *cap) {
         int64_t ncap = *cap ? 2 * *cap : 64;
-        iohw_suite_entry *v = realloc(s->entries, (size_t)ncap * sizeof *v);
+        iohw_listing_entry *v = realloc(s->entries, (size_t)ncap * sizeof *v);
         if (v == NULL)
             return -1;
         s->entries = v;
         *cap = ncap;
     }
-    iohw_suite_entry *e = &s->entries[s->count];
+    iohw_listing_entry *e = &s->entries[s->count];
     memset(e, 0, sizeof *e);
     snprintf(e->id, sizeof e->id, "%s", id);
     e->file = file;
@@ -165,7 +164,7 @@ static int stub_match(const iohw_filter *filter, const char *id)
 }
 
 /* Adds the selected cases of one file. */
-static int add_file_cases(iohw_suite *s, int64_t *cap, int fi,
+static int add_file_cases(iohw_listing *s, int64_t *cap, int fi,
                           const iohw_filter *filter, int shard_index,
                           int shard_count, iohw_error *err)
 {
@@ -259,7 +258,7 @@ static int recv_string(cursor *c, uint32_t *len, char **out)
 }
 
 typedef struct list_job {
-    const iohw_suite *s;
+    const iohw_listing *s;
     int fi;
     const iohw_filter *filter;
     int shard_index, shard_count;
@@ -269,12 +268,7 @@ typedef struct list_job {
 static int list_child(void *arg, int fd)
 {
     const list_job *j = arg;
-    /* Fault injection for the tests: a reader crash on one file. */
-    const char *inject = getenv("IOHW_INJECT_LISTING_CRASH");
-    if (inject != NULL && strcmp(inject, j->s->files[j->fi]) == 0)
-        raise(SIGSEGV);
-
-    iohw_suite t;
+    iohw_listing t;
     memset(&t, 0, sizeof t);
     t.files = j->s->files;
     t.nfiles = j->s->nfiles;
@@ -283,7 +277,7 @@ static int list_child(void *arg, int fd)
     int rc = add_file_cases(&t, &cap, j->fi, j->filter, j->shard_index,
                             j->shard_count, &err);
     for (int64_t i = 0; rc == 0 && i < t.count; i++) {
-        const iohw_suite_entry *e = &t.entries[i];
+        const iohw_listing_entry *e = &t.entries[i];
         rc = send_string(fd, e->id) | send_string(fd, e->descriptor) |
              send_string(fd, e->tags) | send_string(fd, e->invalid);
     }
@@ -300,7 +294,7 @@ static int list_child(void *arg, int fd)
 
 /* Adds the entries the child sent; *complete when the stream ended well,
  * *child_error (malloc'd) when the child reported an error. */
-static int take_entries(iohw_suite *s, int64_t *cap, int fi, cursor *c,
+static int take_entries(iohw_listing *s, int64_t *cap, int fi, cursor *c,
                         int *complete, char **child_error)
 {
     for (;;) {
@@ -337,7 +331,7 @@ static int take_entries(iohw_suite *s, int64_t *cap, int fi, cursor *c,
 }
 
 /* Adds file fi's selected cases, listed in a guarded child. */
-static int add_file_isolated(iohw_suite *s, int64_t *cap, int fi,
+static int add_file_isolated(iohw_listing *s, int64_t *cap, int fi,
                              const iohw_filter *filter, int shard_index,
                              int shard_count, const iohw_guard_limits *lim,
                              iohw_error *err)
@@ -374,19 +368,19 @@ static int add_file_isolated(iohw_suite *s, int64_t *cap, int fi,
     return rc;
 }
 
-int iohw_suite_build(const char *const *inputs, int ninputs,
-                     const iohw_filter *filter, int shard_index,
-                     int shard_count, iohw_suite *s, iohw_error *err)
+int iohw_listing_build(const char *const *inputs, int ninputs,
+                       const iohw_filter *filter, int shard_index,
+                       int shard_count, iohw_listing *s, iohw_error *err)
 {
     iohw_guard_limits lim = iohw_guard_read_limits();
-    return iohw_suite_build_limited(inputs, ninputs, filter, shard_index,
-                                    shard_count, &lim, s, err);
+    return iohw_listing_build_limited(inputs, ninputs, filter, shard_index,
+                                      shard_count, &lim, s, err);
 }
 
-int iohw_suite_build_limited(const char *const *inputs, int ninputs,
-                             const iohw_filter *filter, int shard_index,
-                             int shard_count, const iohw_guard_limits *lim,
-                             iohw_suite *s, iohw_error *err)
+int iohw_listing_build_limited(const char *const *inputs, int ninputs,
+                               const iohw_filter *filter, int shard_index,
+                               int shard_count, const iohw_guard_limits *lim,
+                               iohw_listing *s, iohw_error *err)
 {
     memset(s, 0, sizeof *s);
     if (inputs == NULL || ninputs < 1)
@@ -430,14 +424,14 @@ int iohw_suite_build_limited(const char *const *inputs, int ninputs,
     for (int fi = 0; fi < s->nfiles; fi++) {
         if (add_file_isolated(s, &cap, fi, filter, shard_index, shard_count,
                               lim, err) != 0) {
-            iohw_suite_free(s);
+            iohw_listing_free(s);
             return -1;
         }
     }
     return 0;
 }
 
-void iohw_suite_free(iohw_suite *s)
+void iohw_listing_free(iohw_listing *s)
 {
     for (int64_t i = 0; i < s->count; i++) {
         free(s->entries[i].descriptor);

@@ -1,0 +1,28 @@
+# tests/check_layering.cmake - a module reaches another only through that
+# module's public headers (docs/ARCHITECTURE.md).  Run by ctest as
+#   cmake -DBUILD=<build dir> -P check_layering.cmake
+# It builds two probe targets compiled as a module would be
+# (tests/layering/): one that includes every public header must build, one
+# that includes the cases module's internal cases/h5util.h must fail, and
+# fail because that header is not found.
+foreach(probe iohw_layering_public iohw_layering_internal)
+  execute_process(COMMAND ${CMAKE_COMMAND} --build ${BUILD} --target ${probe}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  set(rc_${probe} ${rc})
+  set(out_${probe} "${out}")
+endforeach()
+if(NOT rc_iohw_layering_public EQUAL 0)
+  message(FATAL_ERROR "the public headers do not build from the public "
+                      "include folders alone:\n${out_iohw_layering_public}")
+endif()
+if(rc_iohw_layering_internal EQUAL 0)
+  message(FATAL_ERROR "cases/h5util.h, internal to cases/, was reachable "
+                      "from another module")
+endif()
+if(NOT out_iohw_layering_internal MATCHES
+       "cases/h5util\\.h'?:? (No such file|file not found)")
+  message(FATAL_ERROR "the internal-header probe failed, but not because "
+                      "cases/h5util.h was out of reach:\n"
+                      "${out_iohw_layering_internal}")
+endif()
+message(STATUS "public headers build alone; cases/h5util.h is out of reach")
