@@ -95,34 +95,35 @@ Test(factors, count_each_pair_of_levels_by_outcome)
  * every factor pair sees D1's cell and D2's, one cell when both factors
  * have one level (stride x dilation): 54*2 + 1 = 109; every pair holds
  * D1's failure; no cell passes only. */
-Test(factors, summarise_the_pairs_exercised_failing_and_passing)
+/* The pair summary of the first n of the four cases. */
+static iohw_pair_summary pairs_of_first(int64_t n)
 {
     iohw_result it[4];
     iohw_run_results r = four_cases(it);
     iohw_coverage cov;
     iohw_pair_summary ps;
+    r.count = n;
     cr_assert_eq(iohw_coverage_build(&r, &cov, NULL), 0);
     iohw_coverage_pairs(&cov, &ps);
+    iohw_coverage_free(&cov);
+    return ps;
+}
+
+Test(factors, summarise_the_pairs_exercised_failing_and_passing)
+{
+    iohw_pair_summary ps = pairs_of_first(4);
     cr_expect_eq(ps.possible, 181);
     cr_expect_eq(ps.exercised, 109);
     cr_expect_eq(ps.failing, 55);
     cr_expect_eq(ps.passing, 0);
-    iohw_coverage_free(&cov);
 }
 
 /* One passing case: 55 pairs of one cell, all passing. */
 Test(factors, one_passing_case_passes_every_pair_it_exercises)
 {
-    iohw_result it[4];
-    iohw_run_results r = four_cases(it);
-    iohw_coverage cov;
-    iohw_pair_summary ps;
-    r.count = 1;
-    cr_assert_eq(iohw_coverage_build(&r, &cov, NULL), 0);
-    iohw_coverage_pairs(&cov, &ps);
+    iohw_pair_summary ps = pairs_of_first(1);
     cr_expect_eq(ps.possible, 55);
     cr_expect_eq(ps.exercised, 55);
     cr_expect_eq(ps.passing, 55);
     cr_expect_eq(ps.failing, 0);
-    iohw_coverage_free(&cov);
 }
