@@ -157,6 +157,20 @@ static void baseline_of_sample(iohw_run_results *r, iohw_baseline *b)
     free(json);
 }
 
+/* Writes b with the baseline writer and parses the text back into back. */
+static void write_and_parse(const iohw_baseline *b, const char *name, iohw_baseline *back)
+{
+    iohw_error err = {{0}};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    cr_assert_not_null(f);
+    cr_assert_eq(iohw_baseline_write(f, b), 0);
+    fclose(f);
+    cr_assert_eq(iohw_baseline_parse(text, name, back, &err), 0, "%s\n%s", err.msg, text);
+    free(text);
+}
+
 /* The five bad results: FAIL, ERROR, CRASH, TIMEOUT, INVALID. */
 Test(baseline, made_from_a_report_has_an_entry_for_each_bad_result)
 {
@@ -178,17 +192,10 @@ Test(baseline, made_from_a_report_has_an_entry_for_each_bad_result)
 Test(baseline, made_from_a_report_and_written_it_waives_exactly_those_failures)
 {
     iohw_run_results r;
-    iohw_baseline b;
-    iohw_error err = {{0}};
+    iohw_baseline b, back;
     baseline_of_sample(&r, &b);
     cr_assert_eq(b.count, 5);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    cr_assert_eq(iohw_baseline_write(f, &b), 0);
-    fclose(f);
-    iohw_baseline back;
-    cr_assert_eq(iohw_baseline_parse(text, "back", &back, &err), 0, "%s\n%s", err.msg, text);
+    write_and_parse(&b, "back", &back);
     cr_assert_eq(back.count, 5);
     for (int k = 0; k < 5; k++) {
         cr_expect_str_eq(back.entries[k].pattern, b.entries[k].pattern);
@@ -196,7 +203,6 @@ Test(baseline, made_from_a_report_and_written_it_waives_exactly_those_failures)
     }
     cr_expect_eq(iohw_baseline_apply(&back, &r), 5);
     cr_expect_eq(iohw_baseline_stale_count(&back), 0);
-    free(text);
     iohw_baseline_free(&back);
     iohw_baseline_free(&b);
 }
@@ -333,20 +339,12 @@ Test(baseline_conditions, survive_a_json_report)
 /* The writer puts the conditions back between pattern and reason. */
 Test(baseline_conditions, survive_the_baseline_writer)
 {
-    iohw_baseline b;
-    iohw_error err = {{0}};
+    iohw_baseline b, again;
     iohw_run_results r;
     apply_conditioned(&b, &r);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    cr_assert_eq(iohw_baseline_write(f, &b), 0);
-    fclose(f);
-    iohw_baseline again;
-    cr_assert_eq(iohw_baseline_parse(buf, "again", &again, &err), 0, "%s", err.msg);
+    write_and_parse(&b, "again", &again);
     cr_expect_str_eq(again.entries[0].condition, b.entries[0].condition);
     cr_expect_str_eq(again.entries[0].reason, b.entries[0].reason);
     iohw_baseline_free(&again);
     iohw_baseline_free(&b);
-    free(buf);
 }
