@@ -48,6 +48,23 @@ int iohw_cli_run(int argc, char **argv);
 extern const char iohw_cli_report_help[];
 int iohw_cli_report(int argc, char **argv);
 
+extern const char iohw_cli_shrink_help[];
+int iohw_cli_shrink(int argc, char **argv);
+
+extern const char iohw_cli_fuzz_help[];
+int iohw_cli_fuzz(int argc, char **argv);
+
+/* `iohw run --shrink` (cli/cmd_shrink.c): shrinks every FAIL, ERROR, CRASH
+ * and TIMEOUT of a run and writes the minimal cases to DIR/shrunk.h5, DIR
+ * being dir, or when NULL the folder of the report path near (NULL: the
+ * current folder); prints each outcome.  Returns 0, or -1 after printing
+ * why some case could not be shrunk or the file written. */
+struct iohw_run_options;
+struct iohw_run_results;
+int iohw_cli_shrink_failures(const struct iohw_run_options *run,
+                             const struct iohw_run_results *res,
+                             const char *dir, const char *near);
+
 /* --- helpers (cli/main.c) ------------------------------------------------ */
 
 /* Prints "iohw: <message>" and a newline to stderr. */

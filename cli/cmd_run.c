@@ -77,6 +77,11 @@ const char iohw_cli_run_help[] =
     "                      misinterpretations to name the bug behind a FAIL\n"
     "  --allow-empty       exit 0 even when no case was compared with the\n"
     "                      oracle (every case UNSUPPORTED, or none selected)\n"
+    "  --shrink[=DIR]      after the run, shrink each FAIL, ERROR, CRASH and\n"
+    "                      TIMEOUT to a minimal case failing the same way\n"
+    "                      ('iohw help shrink') and write them to\n"
+    "                      DIR/shrunk.h5 (default: the folder of the --json,\n"
+    "                      --html or --junit report, else the current one)\n"
     "  --quiet             no progress output (failure blocks and the summary\n"
     "                      are still printed)\n"
     "  --junit F           write JUnit XML to F (one testsuite per category)\n"
@@ -220,6 +225,9 @@ static int parse_args(int argc, char **argv, iohw_run_options *o,
         } else if ((k = report_option(argc, argv, &i, ro, baseline)) != 0) {
             if (k < 0)
                 return IOHW_EXIT_USAGE;
+        } else if (strcmp(a, "--shrink") == 0 || strncmp(a, "--shrink=", 9) == 0) {
+            o->shrink = 1;
+            o->shrink_dir = a[8] == '=' ? a + 9 : NULL;
         } else if (strcmp(a, "--resume") == 0) {
             o->resume = 1;
         } else if (strcmp(a, "--list") == 0) {
@@ -333,6 +341,9 @@ int iohw_cli_run(int argc, char **argv)
         iohw_cli_error("run: %s", err.msg);
         rc = IOHW_EXIT_USAGE;
     }
+    if (o.shrink && iohw_cli_shrink_failures(&o, &res, o.shrink_dir, ro.json ? ro.json
+                                             : ro.html ? ro.html : ro.junit) != 0)
+        rc = IOHW_EXIT_USAGE;
     iohw_run_results_free(&res);
     iohw_baseline_free(&bl);
     free(inputs);

@@ -35,6 +35,10 @@ static const iohw_cli_command commands[] = {
      iohw_cli_show_help, iohw_cli_show},
     {"run", "run cases against a backend in isolated worker processes",
      iohw_cli_run_help, iohw_cli_run},
+    {"shrink", "reduce a failing case to a minimal one that fails the same way",
+     iohw_cli_shrink_help, iohw_cli_shrink},
+    {"fuzz", "run random edge-biased problems, shrink each new failure",
+     iohw_cli_fuzz_help, iohw_cli_fuzz},
     {"report", "merge or diff JSON reports; make a baseline", iohw_cli_report_help, iohw_cli_report},
     {"help", "explain a subcommand", help_help, cmd_help},
 };

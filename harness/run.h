@@ -62,6 +62,10 @@ typedef struct iohw_run_options {
                                    0 = off */
     int allow_empty;            /* 1: a run that compared no case's output
                                    may exit 0 */
+    int shrink;                 /* `iohw run --shrink`: after the run, the
+                                   command shrinks each failure
+                                   (harness/shrink.h); iohw_run ignores it */
+    const char *shrink_dir;     /* where it writes them, or NULL */
 } iohw_run_options;
 
 /* Zeroes *o and sets the defaults of `iohw run`: shard 1/1, one job per
