@@ -186,4 +186,6 @@ Test(adapt, lets_a_backend_that_takes_only_channels_last_pass_every_case)
     cr_assert_eq(count_in_file(cmd, "\"status\": \"PASS\""), 4);
     cr_assert_eq(count_in_file(cmd, "run with layouts NHWC/GOHWI (adapted from NHWC/OIHW)"), 1);
     cr_assert_eq(count_in_file(cmd, "run with layouts NHWC/GOHWI (adapted from CHWN/HWIO)"), 1);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(run_cmd(cmd), 0, "%s", cmd);
 }

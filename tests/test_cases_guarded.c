@@ -200,7 +200,7 @@ Test(guard, hands_back_everything_the_child_wrote)
     iohw_guard_outcome_free(&out);
 }
 
-Test(guard, reports_exit_memory_and_time)
+Test(guard, reports_the_exit_code_and_output_of_the_reader)
 {
     iohw_guard_outcome out;
     iohw_guard_limits lim = {20.0, 64};
@@ -210,7 +210,12 @@ Test(guard, reports_exit_memory_and_time)
     cr_expect_str_eq(out.output, "hello");
     cr_expect(!iohw_guard_ok(&out));
     iohw_guard_outcome_free(&out);
+}
 
+Test(guard, kills_a_reader_that_needs_more_memory_than_the_limit)
+{
+    iohw_guard_outcome out;
+    iohw_guard_limits lim = {20.0, 64};
     cr_assert_eq(iohw_guard_run(hog, NULL, "big.h5", &lim, &out, NULL), 0);
     cr_expect_eq(out.end, IOHW_GUARD_MEMORY, "end %d, peak %lld KB", (int)out.end,
                  (long long)out.peak_kb);
@@ -220,7 +225,12 @@ Test(guard, reports_exit_memory_and_time)
     cr_expect_not_null(strstr(why, "big.h5: reading the file needed more than 64 MB (killed)"),
                        "%s", why);
     iohw_guard_outcome_free(&out);
+}
 
+Test(guard, kills_a_reader_that_takes_longer_than_the_limit)
+{
+    iohw_guard_outcome out;
+    char why[512];
     setenv("IOHW_TEST_HOOK", "hang:read:slow.h5", 1);
     iohw_guard_limits quick = {0.5, 0};
     cr_assert_eq(iohw_guard_run(says, "x", "slow.h5", &quick, &out, NULL), 0);
@@ -283,77 +293,136 @@ static int count_prefixed(const char *dir, const char *prefix)
     return n;
 }
 
-Test(hostile_loop, show_and_oracle_stop_at_the_time_limit_and_write_nothing)
-{
+/* The files of the command tests: a file whose reading loops, a good one,
+ * and an output that holds "keep me" before the command runs. */
+typedef struct cmd_files {
     char loop[512], good[512], out[512];
-    tmp_path(loop, sizeof loop, "cmd-loop");
-    tmp_path(good, sizeof good, "cmd-good");
-    tmp_path(out, sizeof out, "cmd-out");
-    write_heap_loop(loop);
-    write_base(good, IOHW_F32);
-    char *text;
+} cmd_files;
 
-    /* show: the looping file is reported, the good one still shown. */
-    int st = run(&text, "IOHW_READ_TIMEOUT=1", "show '%s' '%s'", loop, good);
+static void make_cmd_files(cmd_files *f)
+{
+    tmp_path(f->loop, sizeof f->loop, "cmd-loop");
+    tmp_path(f->good, sizeof f->good, "cmd-good");
+    tmp_path(f->out, sizeof f->out, "cmd-out");
+    write_heap_loop(f->loop);
+    write_base(f->good, IOHW_F32);
+    FILE *o = fopen(f->out, "w");
+    cr_assert_not_null(o, "cannot write %s", f->out);
+    fputs("keep me", o);
+    fclose(o);
+}
+
+static void remove_cmd_files(const cmd_files *f)
+{
+    remove(f->loop);
+    remove(f->good);
+    remove(f->out);
+}
+
+static void expect_output_kept(const cmd_files *f)
+{
+    char *kept = slurp(f->out);
+    cr_expect_str_eq(kept, "keep me");
+    free(kept);
+}
+
+/* show: the looping file is reported, the good one still shown. */
+Test(hostile_loop, show_stops_at_the_time_limit_and_still_shows_the_good_file)
+{
+    cmd_files f;
+    char *text;
+    make_cmd_files(&f);
+    int st = run(&text, "IOHW_READ_TIMEOUT=1", "show '%s' '%s'", f.loop, f.good);
     cr_expect_eq(st, 2, "%s", text);
     cr_expect_not_null(strstr(text, "took longer than 1 s (killed)"), "%s", text);
     cr_expect_not_null(strstr(text, ID), "%s", text);
     free(text);
+    remove_cmd_files(&f);
+}
 
-    /* oracle: the same message; an existing output is left as it was. */
-    FILE *f = fopen(out, "w");
-    fputs("keep me", f);
-    fclose(f);
-    st = run(&text, "IOHW_READ_TIMEOUT=1", "oracle '%s' -o '%s'", loop, out);
+/* oracle: the same message; an existing output is left as it was. */
+Test(hostile_loop, oracle_stops_at_the_time_limit_and_leaves_the_output_as_it_was)
+{
+    cmd_files f;
+    char *text;
+    make_cmd_files(&f);
+    int st = run(&text, "IOHW_READ_TIMEOUT=1", "oracle '%s' -o '%s'", f.loop, f.out);
     cr_expect_eq(st, 2, "%s", text);
     cr_expect_not_null(strstr(text, "took longer than 1 s (killed)"), "%s", text);
-    char *kept = slurp(out);
-    cr_expect_str_eq(kept, "keep me");
-    free(kept);
+    expect_output_kept(&f);
     free(text);
+    remove_cmd_files(&f);
+}
 
-    /* A crash while reading gets the message `iohw run` gives. */
+/* A crash while reading gets the message `iohw run` gives. */
+static int run_crashing(char **text, const cmd_files *f, const char *command)
+{
     char env[700];
-    snprintf(env, sizeof env, "IOHW_TEST_HOOK='crash:read:%s'", good);
-    st = run(&text, env, "show '%s'", good);
-    cr_expect_eq(st, 2, "%s", text);
-    cr_expect_not_null(strstr(text, "crashed the HDF5 library"), "%s", text);
-    free(text);
-    st = run(&text, env, "oracle '%s' -o '%s'", good, out);
-    cr_expect_eq(st, 2, "%s", text);
-    cr_expect_not_null(strstr(text, "crashed the HDF5 library"), "%s", text);
-    kept = slurp(out);
-    cr_expect_str_eq(kept, "keep me");
-    free(kept);
-    free(text);
+    snprintf(env, sizeof env, "IOHW_TEST_HOOK='crash:read:%s'", f->good);
+    if (strcmp(command, "show") == 0)
+        return run(text, env, "show '%s'", f->good);
+    return run(text, env, "oracle '%s' -o '%s'", f->good, f->out);
+}
 
-    /* A run that completes no case leaves the output as it was too. */
-    char bad[512];
+Test(hostile_loop, show_names_a_crash_while_reading_as_run_does)
+{
+    cmd_files f;
+    char *text;
+    make_cmd_files(&f);
+    int st = run_crashing(&text, &f, "show");
+    cr_expect_eq(st, 2, "%s", text);
+    cr_expect_not_null(strstr(text, "crashed the HDF5 library"), "%s", text);
+    free(text);
+    remove_cmd_files(&f);
+}
+
+Test(hostile_loop, oracle_names_a_crash_while_reading_and_leaves_the_output_as_it_was)
+{
+    cmd_files f;
+    char *text;
+    make_cmd_files(&f);
+    int st = run_crashing(&text, &f, "oracle");
+    cr_expect_eq(st, 2, "%s", text);
+    cr_expect_not_null(strstr(text, "crashed the HDF5 library"), "%s", text);
+    expect_output_kept(&f);
+    free(text);
+    remove_cmd_files(&f);
+}
+
+/* A run that completes no case leaves the output as it was too. */
+Test(hostile_loop, an_oracle_run_that_completes_no_case_leaves_the_output_as_it_was)
+{
+    cmd_files f;
+    char *text, bad[512];
+    make_cmd_files(&f);
     tmp_path(bad, sizeof bad, "cmd-unwritten");
     write_unwritten(bad, 559236);
-    st = run(&text, "", "oracle '%s' -o '%s'", bad, out);
+    int st = run(&text, "", "oracle '%s' -o '%s'", bad, f.out);
     cr_expect_eq(st, 2, "%s", text);
     cr_expect_not_null(strstr(text, "stores 0 bytes"), "%s", text);
-    kept = slurp(out);
-    cr_expect_str_eq(kept, "keep me");
-    free(kept);
+    expect_output_kept(&f);
     free(text);
     remove(bad);
+    remove_cmd_files(&f);
+}
 
-    /* A finished oracle run replaces the output, and leaves no
-     * temporary file behind. */
-    st = run(&text, "", "oracle '%s' -o '%s'", good, out);
+/* A finished oracle run replaces the output, and leaves no temporary file
+ * behind. */
+Test(hostile_loop, a_finished_oracle_run_replaces_the_output_and_leaves_no_temporary_file)
+{
+    cmd_files f;
+    char *text;
+    make_cmd_files(&f);
+    int st = run(&text, "", "oracle '%s' -o '%s'", f.good, f.out);
     cr_expect_eq(st, 0, "%s", text);
     free(text);
-    st = run(&text, "", "show '%s'", out);
+    st = run(&text, "", "show '%s'", f.out);
     cr_expect_eq(st, 0, "%s", text);
     free(text);
     char prefix[128];
     snprintf(prefix, sizeof prefix, "hostile-%ld-cmd-out.h5.tmp-", (long)getpid());
     cr_expect_eq(count_prefixed(IOHW_TEST_TMP, prefix), 0);
-    remove(loop);
-    remove(good);
-    remove(out);
+    remove_cmd_files(&f);
 }
 
 Test(hostile_loop, a_run_reports_the_looping_file_invalid_and_runs_the_rest)

@@ -34,6 +34,15 @@ static int run_cmd(const char *cmd)
     return WEXITSTATUS(st);
 }
 
+/* Removes a test's scratch folder; kept when the test fails, so that the
+ * outputs it names can be read. */
+static void remove_dir(const char *dir)
+{
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_expect_eq(run_cmd(cmd), 0, "%s", cmd);
+}
+
 static const char *smoke_dir(void)
 {
     static char dir[512];
@@ -73,6 +82,8 @@ static void smoke_against(const char *name)
     int rc = run_cmd(cmd);
     cr_expect_eq(rc, 0, "%s: smoke has failures outside the baseline; see %s/%s.out",
                  name, smoke_dir(), name);
+    if (rc == 0)
+        remove_dir(smoke_dir());
 }
 
 Test(conformance, onednn_passes_smoke_apart_from_its_baseline) { smoke_against("onednn"); }
@@ -159,10 +170,15 @@ Test(conformance, the_regression_files_are_what_their_script_writes)
     snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && bash '%s/cases/regressions/"
              "make.sh' '%s' '%s' > /dev/null", dir, dir, IOHW_SOURCE_DIR, IOHW_BIN, dir);
     cr_assert_eq(run_cmd(cmd), 0, "%s", cmd);
+    int differ = 0;
     for (size_t i = 0; i < sizeof FILES / sizeof FILES[0]; i++) {
         snprintf(cmd, sizeof cmd, "cmp -s '%s/%s.h5' '%s/cases/regressions/%s.h5'", dir,
                  FILES[i], IOHW_SOURCE_DIR, FILES[i]);
-        cr_expect_eq(run_cmd(cmd), 0, "cases/regressions/%s.h5 is not what make.sh "
+        int rc = run_cmd(cmd);
+        cr_expect_eq(rc, 0, "cases/regressions/%s.h5 is not what make.sh "
                      "writes (run cases/regressions/make.sh)", FILES[i]);
+        differ += rc != 0;
     }
+    if (differ == 0)
+        remove_dir(dir);
 }

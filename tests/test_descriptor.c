@@ -346,32 +346,56 @@ Test(descriptor, generated_descriptors_parse_to_their_values_and_round_trip)
     cr_expect_eq(checked, 3000);
 }
 
-Test(descriptor, format_reports_a_short_buffer_and_bad_arguments)
+static iohw_desc spec_example(void)
 {
     iohw_desc d;
     iohw_error err = {{0}};
-    char buf[IOHW_DESC_MAX];
     cr_assert_eq(iohw_desc_parse(SPEC_EXAMPLE, &d, &err), 0, "%s", err.msg);
+    return d;
+}
+
+Test(descriptor, format_refuses_a_buffer_one_byte_short_or_shorter)
+{
+    iohw_desc d = spec_example();
+    char buf[IOHW_DESC_MAX];
     int len = (int)strlen(SPEC_EXAMPLE);
     for (int n = 0; n <= len; n++)
         cr_expect_eq(iohw_desc_format(&d, buf, (size_t)n), -1, "n = %d", n);
     cr_expect_eq(iohw_desc_format(&d, buf, (size_t)len + 1), len);
+}
+
+Test(descriptor, format_refuses_a_null_descriptor_or_buffer)
+{
+    iohw_desc d = spec_example();
+    char buf[IOHW_DESC_MAX];
     cr_expect_eq(iohw_desc_format(NULL, buf, sizeof buf), -1);
     cr_expect_eq(iohw_desc_format(&d, NULL, sizeof buf), -1);
-    /* From a problem: NULL fill writes the default fill. */
+}
+
+Test(descriptor, format_problem_writes_the_fill_and_seed_it_is_given)
+{
+    iohw_desc d = spec_example();
+    char buf[IOHW_DESC_MAX];
+    /* NULL fill writes the default fill. */
     cr_expect_eq(iohw_desc_format_problem(&d.p, NULL, 9, buf, sizeof buf),
-                 len);
+                 (int)strlen(SPEC_EXAMPLE));
     cr_expect(strstr(buf, " fill=normal seed=9") != NULL, "%s", buf);
     cr_expect_geq(iohw_desc_format_problem(&d.p, "exact", 0, buf, sizeof buf),
                   0);
     cr_expect(strstr(buf, " fill=exact seed=0") != NULL, "%s", buf);
+}
+
+Test(descriptor, format_problem_refuses_a_rank_out_of_range_or_no_problem)
+{
+    iohw_desc d = spec_example();
+    char buf[IOHW_DESC_MAX];
     iohw_problem bad = d.p;
     bad.rank = 0;
     cr_expect_eq(iohw_desc_format_problem(&bad, "normal", 1, buf, sizeof buf),
-                 -1);
+                 -1, "rank 0");
     bad.rank = 4;
     cr_expect_eq(iohw_desc_format_problem(&bad, "normal", 1, buf, sizeof buf),
-                 -1);
+                 -1, "rank 4");
     cr_expect_eq(iohw_desc_format_problem(NULL, "normal", 1, buf, sizeof buf),
                  -1);
 }

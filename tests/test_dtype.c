@@ -167,7 +167,7 @@ Test(dtype, f16_overflow_thresholds)
     cr_expect_eq(iohw_f16_from_double(-INFINITY), 0xFC00);
 }
 
-Test(dtype, f16_subnormals_zero_and_nan)
+Test(dtype, f16_subnormals_round_to_the_nearest_even_pattern)
 {
     /* smallest subnormal 2^-24 = 0x0001; half of it ties to 0 (even); a
      * hair more goes to 0x0001; 1.5 * 2^-24 ties to 0x0002 (even). */
@@ -181,9 +181,17 @@ Test(dtype, f16_subnormals_zero_and_nan)
     /* largest subnormal 1023 * 2^-24 = 0x03FF, smallest normal 2^-14. */
     cr_expect_eq(iohw_f16_from_double(1023 * 0x1p-24), 0x03FF);
     cr_expect_eq(iohw_f16_from_double(0x1p-14), 0x0400);
+}
+
+Test(dtype, f16_zero_keeps_its_sign)
+{
     cr_expect_eq(iohw_f16_from_double(0.0), 0x0000);
     cr_expect_eq(iohw_f16_from_double(-0.0), 0x8000);
     cr_expect(signbit(iohw_f16_to_double(0x8000)));
+}
+
+Test(dtype, f16_nan_is_quiet_and_keeps_its_sign)
+{
     uint16_t qn = iohw_f16_from_double(NAN);
     uint16_t nqn = iohw_f16_from_double(-NAN);
     cr_expect_eq(qn & 0x7E00, 0x7E00, "NaN is 0x%04x", qn);
@@ -232,7 +240,7 @@ Test(dtype, f16_agrees_with_the_compilers_float16_on_random_doubles)
 #endif
 }
 
-Test(dtype, bf16_thresholds_subnormals_zero_and_nan)
+Test(dtype, bf16_overflow_thresholds)
 {
     /* max finite 0x7F7F = (2 - 2^-7) * 2^127; midpoint to 2^128 is
      * (2 - 2^-8) * 2^127 and ties to the even pattern 0x7F80 = Inf. */
@@ -241,13 +249,25 @@ Test(dtype, bf16_thresholds_subnormals_zero_and_nan)
     cr_expect_eq(iohw_bf16_from_double(nextafter(0x1.ffp127, 0)), 0x7F7F);
     cr_expect_eq(iohw_bf16_from_double(-0x1.ffp127), 0xFF80);
     cr_expect_eq(iohw_bf16_from_double(1e300), 0x7F80);
+}
+
+Test(dtype, bf16_subnormals_round_to_the_nearest_even_pattern)
+{
     /* smallest subnormal 2^-133; its half ties to 0; 1.5 of it to 2. */
     cr_expect_eq(iohw_bf16_from_double(0x1p-133), 0x0001);
     cr_expect_eq(iohw_bf16_from_double(0x1p-134), 0x0000);
     cr_expect_eq(iohw_bf16_from_double(nextafter(0x1p-134, 1)), 0x0001);
     cr_expect_eq(iohw_bf16_from_double(0x1.8p-133), 0x0002);
     cr_expect_eq(iohw_bf16_from_double(0x1p-126), 0x0080);
+}
+
+Test(dtype, bf16_negative_zero_keeps_its_sign)
+{
     cr_expect_eq(iohw_bf16_from_double(-0.0), 0x8000);
+}
+
+Test(dtype, bf16_rounds_once_not_through_float)
+{
     /* 1 + 2^-8 is the midpoint of 1 and 1 + 2^-7 and ties to 1; 2^-40 more
      * must round up.  Through float (ulp 2^-23 at 1) it would first become
      * the midpoint and then round down to 1. */
@@ -255,13 +275,17 @@ Test(dtype, bf16_thresholds_subnormals_zero_and_nan)
     cr_expect_eq(iohw_bf16_from_double(1.0 + 0x1p-8 + 0x1p-40), 0x3F81);
     cr_expect_eq(iohw_bf16_from_double(1.0), 0x3F80);
     cr_expect_eq(iohw_bf16_from_double(-2.0), 0xC000);
+}
+
+Test(dtype, bf16_nan_is_quiet_and_keeps_its_sign)
+{
     uint16_t qn = iohw_bf16_from_double(NAN);
     uint16_t nqn = iohw_bf16_from_double(-NAN);
     cr_expect_eq(qn & 0xFFC0, 0x7FC0, "NaN is 0x%04x", qn);
     cr_expect_eq(nqn & 0xFFC0, 0xFFC0, "-NaN is 0x%04x", nqn);
 }
 
-Test(dtype, names_parse_sizes_and_unit_roundoff)
+Test(dtype, each_type_has_its_name_size_and_unit_roundoff)
 {
     const struct {
         iohw_dtype dt;
@@ -277,15 +301,23 @@ Test(dtype, names_parse_sizes_and_unit_roundoff)
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         iohw_dtype dt = (iohw_dtype)0;
         cr_expect_str_eq(iohw_dtype_name(t[i].dt), t[i].name);
-        cr_expect_eq(iohw_dtype_size(t[i].dt), t[i].size);
-        cr_expect_eq(iohw_dtype_unit_roundoff(t[i].dt), t[i].u);
-        cr_expect_eq(iohw_dtype_parse(t[i].name, &dt), 0);
-        cr_expect_eq(dt, t[i].dt);
+        cr_expect_eq(iohw_dtype_size(t[i].dt), t[i].size, "%s", t[i].name);
+        cr_expect_eq(iohw_dtype_unit_roundoff(t[i].dt), t[i].u, "%s", t[i].name);
+        cr_expect_eq(iohw_dtype_parse(t[i].name, &dt), 0, "%s", t[i].name);
+        cr_expect_eq(dt, t[i].dt, "%s", t[i].name);
     }
-    iohw_dtype dt = IOHW_F64;
+}
+
+Test(dtype, an_unknown_type_has_no_name_and_no_size)
+{
     cr_expect_str_eq(iohw_dtype_name((iohw_dtype)0), "?");
     cr_expect_str_eq(iohw_dtype_name((iohw_dtype)5), "?");
     cr_expect_eq(iohw_dtype_size((iohw_dtype)0), 0);
+}
+
+Test(dtype, a_bad_name_is_refused_and_leaves_the_type_alone)
+{
+    iohw_dtype dt = IOHW_F64;
     cr_expect_eq(iohw_dtype_parse("F32", &dt), -1);
     cr_expect_eq(iohw_dtype_parse("f8", &dt), -1);
     cr_expect_eq(iohw_dtype_parse("", &dt), -1);
@@ -309,15 +341,14 @@ Test(dtype, round_gives_the_nearest_value_of_each_type)
     cr_expect(isinf(iohw_dtype_round(IOHW_F16, 1e6)));
 }
 
-Test(dtype, load_store_and_array_conversions_use_each_layout_of_bits)
-{
-    const double v[4] = {1.5, -0.1, 65520.0, 0x1p-25};
-    uint16_t h[4];
-    float f[4];
-    double d[4], back[4];
+/* Load, store and the array conversions use each type's layout of bits. */
+static const double conv_values[4] = {1.5, -0.1, 65520.0, 0x1p-25};
 
-    /* f16: stored as the patterns worked out above. */
-    iohw_dtype_from_double(IOHW_F16, v, h, 4);
+Test(dtype, f16_arrays_hold_the_patterns_worked_out_above)
+{
+    uint16_t h[4];
+    double back[4];
+    iohw_dtype_from_double(IOHW_F16, conv_values, h, 4);
     cr_expect_eq(h[0], 0x3E00); /* 1.5 = 1.1b */
     cr_expect_eq(h[2], 0x7C00);
     cr_expect_eq(h[3], 0x0000);
@@ -325,22 +356,31 @@ Test(dtype, load_store_and_array_conversions_use_each_layout_of_bits)
     cr_expect_eq(back[0], 1.5);
     cr_expect(isinf(back[2]));
     cr_expect_eq(iohw_dtype_load(IOHW_F16, h, 1), iohw_f16_to_double(h[1]));
+}
 
-    /* bf16: 1.5 = 0x3FC0. */
+Test(dtype, a_bf16_store_writes_the_upper_half_of_the_float)
+{
+    uint16_t h[4];
     iohw_dtype_store(IOHW_BF16, h, 0, 1.5);
-    cr_expect_eq(h[0], 0x3FC0);
+    cr_expect_eq(h[0], 0x3FC0); /* 1.5 = 0x3FC0 */
+}
 
-    /* f32: a plain (float) cast. */
-    iohw_dtype_from_double(IOHW_F32, v, f, 4);
+Test(dtype, f32_arrays_are_plain_float_casts)
+{
+    float f[4];
+    iohw_dtype_from_double(IOHW_F32, conv_values, f, 4);
     for (int i = 0; i < 4; i++)
-        cr_expect_eq(f[i], (float)v[i]);
+        cr_expect_eq(f[i], (float)conv_values[i], "[%d]", i);
     cr_expect_eq(iohw_dtype_load(IOHW_F32, f, 1), (double)(float)-0.1);
+}
 
-    /* f64: unchanged. */
-    iohw_dtype_from_double(IOHW_F64, v, d, 4);
+Test(dtype, f64_arrays_are_unchanged)
+{
+    double d[4], back[4];
+    iohw_dtype_from_double(IOHW_F64, conv_values, d, 4);
     iohw_dtype_to_double(IOHW_F64, d, back, 4);
     for (int i = 0; i < 4; i++)
-        cr_expect_eq(back[i], v[i]);
+        cr_expect_eq(back[i], conv_values[i], "[%d]", i);
     iohw_dtype_store(IOHW_F64, d, 2, -3.25);
     cr_expect_eq(d[2], -3.25);
 }

@@ -4,6 +4,7 @@
  * copies checked against row-major formulas written out here.
  */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 
 #include <stdint.h>
 #include <stdio.h>
@@ -366,52 +367,93 @@ Test(layout_copy, iohw_and_giohw_of_one_weight_give_identical_canonical_memory)
 /* ---------------------------------------------------------------------- */
 /* Map errors. */
 
-Test(layout_map, rejects_bad_arguments_naming_them)
+/* Calls to the map functions that must fail, each with the part of the
+ * message that names what is wrong ("": not checked).  The problem is
+ * valid (2-d, 4 -> 6 channels in 2 groups, NCHW / OIHW) except for what the
+ * scenario changes.  Parameters are copied into the test's process: arrays,
+ * not pointers. */
+typedef enum bad_map_arg {
+    NO_PROBLEM, NO_MAP, OUTPUT_2, DATA_AS_IOHW, WEIGHT_AS_NCHW, IN_CHANNELS_5,
+    OUT_CHANNELS_7, BATCH_0, RANK_0, OUT_SIZE_0, KERNEL_NEGATIVE, TOO_MANY_ELEMENTS
+} bad_map_arg;
+
+typedef struct bad_map {
+    char name[48];      /* the scenario, named in every failure */
+    bad_map_arg arg;
+    char why[16];
+} bad_map;
+
+static bad_map bad_maps[] = {
+    {"data map of no problem", NO_PROBLEM, "problem"},
+    {"data map into no map", NO_MAP, ""},
+    {"data map of output 2", OUTPUT_2, "output"},
+    {"data map as weight layout IOHW", DATA_AS_IOHW, "'IOHW'"},
+    {"weight map as data layout NCHW", WEIGHT_AS_NCHW, "'NCHW'"},
+    {"weight map, in_channels 5 in 2 groups", IN_CHANNELS_5, "in_channels"},
+    {"weight map, out_channels 7 in 2 groups", OUT_CHANNELS_7, "out_channels"},
+    {"data map, batch 0", BATCH_0, "batch"},
+    {"data map, rank 0", RANK_0, "rank"},
+    {"output data map, out_size[1] 0", OUT_SIZE_0, "out_size[1]"},
+    {"weight map, kernel[0] -1", KERNEL_NEGATIVE, "kernel[0]"},
+    {"data map of INT64_MAX/2 squared elements", TOO_MANY_ELEMENTS, "elements"},
+};
+
+/* Makes the call of scenario arg; returns what it returns. */
+static int call_bad_map(bad_map_arg arg, iohw_layout_map *m, iohw_error *err)
 {
     const int64_t in[2] = {3, 3}, k[2] = {2, 2};
     iohw_problem p = make_problem(2, 1, 4, 6, 2, in, k, "NCHW", "OIHW");
+    switch (arg) {
+    case NO_PROBLEM:
+        return iohw_layout_data_map(NULL, 0, m, err);
+    case NO_MAP:
+        return iohw_layout_data_map(&p, 0, NULL, err);
+    case OUTPUT_2:
+        return iohw_layout_data_map(&p, 2, m, err);
+    case DATA_AS_IOHW:
+        return iohw_layout_data_map_as(&p, 0, "IOHW", m, err);
+    case WEIGHT_AS_NCHW:
+        return iohw_layout_weight_map_as(&p, "NCHW", m, err);
+    case IN_CHANNELS_5:
+        p.in_channels = 5;
+        return iohw_layout_weight_map(&p, m, err);
+    case OUT_CHANNELS_7:
+        p.out_channels = 7;
+        return iohw_layout_weight_map(&p, m, err);
+    case BATCH_0:
+        p.batch = 0;
+        return iohw_layout_data_map(&p, 0, m, err);
+    case RANK_0:
+        p.rank = 0;
+        return iohw_layout_data_map(&p, 0, m, err);
+    case OUT_SIZE_0:
+        p.out_size[1] = 0;
+        return iohw_layout_data_map(&p, 1, m, err);
+    case KERNEL_NEGATIVE:
+        p.kernel[0] = -1;
+        return iohw_layout_weight_map(&p, m, err);
+    case TOO_MANY_ELEMENTS:
+        p.in_size[0] = INT64_MAX / 2;
+        p.in_size[1] = INT64_MAX / 2;
+        return iohw_layout_data_map(&p, 0, m, err);
+    }
+    cr_assert_fail("no call for scenario %d", (int)arg);
+    return 0;
+}
+
+ParameterizedTestParameters(layout_map, rejects_a_bad_argument_naming_it)
+{
+    return cr_make_param_array(bad_map, bad_maps, sizeof bad_maps / sizeof bad_maps[0]);
+}
+
+ParameterizedTest(bad_map *c, layout_map, rejects_a_bad_argument_naming_it)
+{
     iohw_layout_map m;
     iohw_error err;
-
-    cr_expect_eq(iohw_layout_data_map(NULL, 0, &m, &err), -1);
-    cr_expect(strstr(err.msg, "problem") != NULL, "%s", err.msg);
-    cr_expect_eq(iohw_layout_data_map(&p, 0, NULL, &err), -1);
-    cr_expect_eq(iohw_layout_data_map(&p, 2, &m, &err), -1);
-    cr_expect(strstr(err.msg, "output") != NULL, "%s", err.msg);
-    cr_expect_eq(iohw_layout_data_map_as(&p, 0, "IOHW", &m, &err), -1);
-    cr_expect(strstr(err.msg, "'IOHW'") != NULL, "%s", err.msg);
-    cr_expect_eq(iohw_layout_weight_map_as(&p, "NCHW", &m, &err), -1);
-    cr_expect(strstr(err.msg, "'NCHW'") != NULL, "%s", err.msg);
-
-    iohw_problem q = p;
-    q.in_channels = 5;
-    cr_expect_eq(iohw_layout_weight_map(&q, &m, &err), -1);
-    cr_expect(strstr(err.msg, "in_channels") != NULL, "%s", err.msg);
-    q = p;
-    q.out_channels = 7;
-    cr_expect_eq(iohw_layout_weight_map(&q, &m, &err), -1);
-    cr_expect(strstr(err.msg, "out_channels") != NULL, "%s", err.msg);
-    q = p;
-    q.batch = 0;
-    cr_expect_eq(iohw_layout_data_map(&q, 0, &m, &err), -1);
-    cr_expect(strstr(err.msg, "batch") != NULL, "%s", err.msg);
-    q = p;
-    q.rank = 0;
-    cr_expect_eq(iohw_layout_data_map(&q, 0, &m, &err), -1);
-    cr_expect(strstr(err.msg, "rank") != NULL, "%s", err.msg);
-    q = p;
-    q.out_size[1] = 0;
-    cr_expect_eq(iohw_layout_data_map(&q, 1, &m, &err), -1);
-    cr_expect(strstr(err.msg, "out_size[1]") != NULL, "%s", err.msg);
-    q = p;
-    q.kernel[0] = -1;
-    cr_expect_eq(iohw_layout_weight_map(&q, &m, &err), -1);
-    cr_expect(strstr(err.msg, "kernel[0]") != NULL, "%s", err.msg);
-    q = p;
-    q.in_size[0] = INT64_MAX / 2;
-    q.in_size[1] = INT64_MAX / 2;
-    cr_expect_eq(iohw_layout_data_map(&q, 0, &m, &err), -1);
-    cr_expect(strstr(err.msg, "elements") != NULL, "%s", err.msg);
+    err.msg[0] = '\0';
+    cr_expect_eq(call_bad_map(c->arg, &m, &err), -1, "%s: accepted", c->name);
+    cr_expect(strstr(err.msg, c->why) != NULL, "%s: message '%s' lacks '%s'", c->name,
+              err.msg, c->why);
 }
 
 

@@ -10,6 +10,7 @@
  * requires every one of them in some case.
  */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 
 #include <dirent.h>
 #include <stdint.h>
@@ -247,30 +248,54 @@ Test(pairwise, coverage_counts_the_pairs_the_given_rows_hold)
     cr_expect_eq(covered, 0);
 }
 
-Test(pairwise, bad_specs_are_errors_that_name_the_argument)
+/* Calls of iohw_pairwise_generate that must fail, each with the part of the
+ * message that names what is wrong.  Parameters are copied into the test's
+ * process: arrays, not pointers. */
+typedef enum bad_pw_arg {
+    NO_SPEC, NO_FACTORS, NO_NVALUES, A_FACTOR_WITHOUT_VALUES, TOO_MANY_VALUES, NO_ARRAY
+} bad_pw_arg;
+
+typedef struct bad_pw {
+    char name[64];      /* the scenario, named in every failure */
+    bad_pw_arg arg;
+    char why[32];
+} bad_pw;
+
+static bad_pw bad_pws[] = {
+    {"no spec", NO_SPEC, "argument s"},
+    {"no factors", NO_FACTORS, "nfactors"},
+    {"3 factors without nvalues", NO_NVALUES, "nvalues"},
+    {"a factor of 0 values", A_FACTOR_WITHOUT_VALUES, "factor 1 has 0 values"},
+    {"a factor of more values than the maximum", TOO_MANY_VALUES, "factor 0"},
+    {"no array (checked before the factors' values)", NO_ARRAY, "argument a"},
+};
+
+ParameterizedTestParameters(pairwise, rejects_a_bad_spec_naming_the_argument)
+{
+    return cr_make_param_array(bad_pw, bad_pws, sizeof bad_pws / sizeof bad_pws[0]);
+}
+
+ParameterizedTest(bad_pw *c, pairwise, rejects_a_bad_spec_naming_the_argument)
 {
     int nv[3] = {2, 0, 2}, big[1] = {IOHW_PW_MAX_VALUES + 1};
     iohw_pw_spec spec;
     iohw_pw_array a;
     iohw_error e;
-
-    cr_expect_eq(iohw_pairwise_generate(NULL, &a, &e), -1);
-    cr_expect(strstr(e.msg, "argument s") != NULL, "%s", e.msg);
+    e.msg[0] = '\0';
     memset(&spec, 0, sizeof spec);
-    cr_expect_eq(iohw_pairwise_generate(&spec, &a, &e), -1);
-    cr_expect(strstr(e.msg, "nfactors") != NULL, "%s", e.msg);
-    spec.nfactors = 3;
-    cr_expect_eq(iohw_pairwise_generate(&spec, &a, &e), -1);
-    cr_expect(strstr(e.msg, "nvalues") != NULL, "%s", e.msg);
-    spec.nvalues = nv;
-    cr_expect_eq(iohw_pairwise_generate(&spec, &a, &e), -1);
-    cr_expect(strstr(e.msg, "factor 1 has 0 values") != NULL, "%s", e.msg);
-    spec.nfactors = 1;
-    spec.nvalues = big;
-    cr_expect_eq(iohw_pairwise_generate(&spec, &a, &e), -1);
-    cr_expect(strstr(e.msg, "factor 0") != NULL, "%s", e.msg);
-    cr_expect_eq(iohw_pairwise_generate(&spec, NULL, &e), -1);
-    cr_expect(strstr(e.msg, "argument a") != NULL, "%s", e.msg);
+    if (c->arg == NO_NVALUES || c->arg == A_FACTOR_WITHOUT_VALUES)
+        spec.nfactors = 3;
+    if (c->arg == A_FACTOR_WITHOUT_VALUES)
+        spec.nvalues = nv;
+    if (c->arg == TOO_MANY_VALUES || c->arg == NO_ARRAY) {
+        spec.nfactors = 1;
+        spec.nvalues = big;
+    }
+    cr_expect_eq(iohw_pairwise_generate(c->arg == NO_SPEC ? NULL : &spec,
+                                        c->arg == NO_ARRAY ? NULL : &a, &e), -1,
+                 "%s: accepted", c->name);
+    cr_expect(strstr(e.msg, c->why) != NULL, "%s: message '%s' lacks '%s'", c->name, e.msg,
+              c->why);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -112,7 +112,7 @@ Test(problem, out_size_follows_the_formula_on_hand_worked_examples)
     cr_expect_eq(iohw_problem_out_axis(&p, -1), -1);
 }
 
-Test(problem, finish_fills_layouts_out_size_and_clears_unused_axes)
+Test(problem, finish_fills_empty_layouts_out_size_and_clears_unused_axes)
 {
     iohw_problem p = spec_example();
     iohw_error err = {{0}};
@@ -126,14 +126,20 @@ Test(problem, finish_fills_layouts_out_size_and_clears_unused_axes)
     cr_expect_eq(p.out_size[2], 0);
     cr_expect_eq(p.stride[2], 0, "init's stride 1 on the unused axis");
     cr_expect_eq(p.dilation[2], 0);
+}
 
-    /* Layouts already given are kept. */
-    p = spec_example();
+Test(problem, finish_keeps_the_layouts_already_given)
+{
+    iohw_problem p = spec_example();
+    iohw_error err = {{0}};
     cr_assert_eq(iohw_problem_finish(&p, &err), 0, "%s", err.msg);
     cr_expect_str_eq(p.data_layout, "NHWC");
     cr_expect_str_eq(p.weight_layout, "OIHW");
+}
 
-    /* Rank 3 and rank 1 defaults. */
+Test(problem, finish_gives_rank_1_and_rank_3_their_default_layouts)
+{
+    iohw_error err = {{0}};
     iohw_problem q = line(3);
     cr_assert_eq(iohw_problem_finish(&q, &err), 0, "%s", err.msg);
     cr_expect_str_eq(q.data_layout, "NCW");

@@ -8,6 +8,7 @@
  * 17 (FAIL: 1, 6, 11, 16; CRASH: 3, 10, 17): 7 bad, 13 passing.
  */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -304,14 +305,25 @@ Test(diff, finds_new_failures_fixes_and_ratio_changes)
     cr_expect_not_null(strstr(out, "ct2d.m.0008  2 -> 40"), "%s", out);
     cr_expect_not_null(strstr(out, "ct2d.m.0010  CRASH -> FAIL"), "%s", out);
     free(out);
+    iohw_report_free(&ro);
+    iohw_report_free(&rn);
+    remove(p0), remove(p1);
+}
 
-    /* Against itself: nothing. */
+Test(diff, of_a_run_against_itself_finds_only_what_still_fails)
+{
+    static iohw_result b0[NCASES];
+    char p0[512];
+    build();
+    iohw_run_results run = subset(b0, every, "1.0");
+    iohw_report ro;
+    through_json(&run, NULL, "self.json", p0, sizeof p0, &ro);
+    iohw_diff_counts c;
     iohw_report_diff(&ro, &ro, 4, 1, NULL, &c);
     cr_expect_eq(c.new_failures + c.fixed + c.ratio_changed + c.added + c.removed, 0);
     cr_expect_eq(c.still_failing, 7);
     iohw_report_free(&ro);
-    iohw_report_free(&rn);
-    remove(p0), remove(p1);
+    remove(p0);
 }
 
 /* --- the command ---------------------------------------------------------- */
@@ -332,209 +344,184 @@ static int run_iohw(char **out, const char *args)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-Test(command, merges_shards_and_diffs_runs_with_exit_codes)
+/* The files of `iohw report merge` run on the two shards of the run. */
+typedef struct merged_files {
+    char s1[512], s2[512], json[512], xml[512], html[512], md[512], other[512];
+} merged_files;
+
+/* Writes the shards' reports and merges them with the command into every
+ * format; returns what the command printed (the caller frees it). */
+static char *merge_shards(merged_files *f)
 {
-    static iohw_result b0[NCASES], b1[NCASES], b2[NCASES];
-    char p0[512], p1[512], p2[512], all_json[512], xml[512], html[512], md[512];
+    static iohw_result b1[NCASES], b2[NCASES];
     char args[4096], *out;
     build();
     iohw_run_results s1 = subset(b1, shard1, "1.0");
     iohw_run_results s2 = subset(b2, shard2, "1.0");
-    iohw_report r1, r2, merged;
-    through_json(&s1, NULL, "cmd-s1.json", p1, sizeof p1, &r1);
-    through_json(&s2, NULL, "cmd-s2.json", p2, sizeof p2, &r2);
-    path_of(all_json, sizeof all_json, "cmd-all.json");
-    path_of(xml, sizeof xml, "cmd-all.xml");
-    path_of(html, sizeof html, "cmd-all.html");
-    path_of(md, sizeof md, "cmd-all.md");
-
+    iohw_report r1, r2;
+    through_json(&s1, NULL, "cmd-s1.json", f->s1, sizeof f->s1, &r1);
+    through_json(&s2, NULL, "cmd-s2.json", f->s2, sizeof f->s2, &r2);
+    iohw_report_free(&r1);
+    iohw_report_free(&r2);
+    path_of(f->json, sizeof f->json, "cmd-all.json");
+    path_of(f->xml, sizeof f->xml, "cmd-all.xml");
+    path_of(f->html, sizeof f->html, "cmd-all.html");
+    path_of(f->md, sizeof f->md, "cmd-all.md");
+    path_of(f->other, sizeof f->other, "cmd-new.json");
     snprintf(args, sizeof args, "report merge '%s' '%s' -o '%s' --junit '%s' --html '%s' "
-             "--markdown '%s'", p1, p2, all_json, xml, html, md);
-    cr_expect_eq(run_iohw(&out, args), 0, "%s", out);
-    cr_expect_not_null(strstr(out, "merged 2 reports: 20 cases"), "%s", out);
-    free(out);
-    cr_expect_eq(access(xml, R_OK), 0);
-    cr_expect_eq(access(html, R_OK), 0);
-    cr_expect_eq(access(md, R_OK), 0);
-    cr_assert_eq(iohw_report_read(all_json, &merged, NULL), 0);
-    cr_expect_eq(merged.results.count, NCASES);
-    cr_expect_eq(merged.options.nsources, 2);
+             "--markdown '%s'", f->s1, f->s2, f->json, f->xml, f->html, f->md);
+    int rc = run_iohw(&out, args);
+    cr_assert_eq(rc, 0, "%s", out);
+    return out;
+}
 
-    /* diff: the same run twice exits 0; with new failures 1. */
-    snprintf(args, sizeof args, "report diff '%s' '%s'", all_json, all_json);
-    cr_expect_eq(run_iohw(&out, args), 0, "%s", out);
-    cr_expect_not_null(strstr(out, "0 new failures"), "%s", out);
-    free(out);
+static void remove_merged(const merged_files *f)
+{
+    remove(f->s1), remove(f->s2), remove(f->json), remove(f->xml), remove(f->html),
+        remove(f->md), remove(f->other);
+}
+
+/* Writes the new run (make_new, after build) to f->other. */
+static void write_new_run(merged_files *f)
+{
+    static iohw_result b0[NCASES];
     iohw_run_results new_run;
     make_new(b0, &new_run);
     iohw_report rn;
-    through_json(&new_run, NULL, "cmd-new.json", p0, sizeof p0, &rn);
-    snprintf(args, sizeof args, "report diff '%s' '%s'", all_json, p0);
-    cr_expect_eq(run_iohw(&out, args), 1, "%s", out);
-    cr_expect_not_null(strstr(out, "2 new failures, 1 fixed"), "%s", out);
-    free(out);
-    /* Backwards, 0006 (PASS -> FAIL) is the one new failure and 0002 the
-     * one fix; 0099 is gone. */
-    snprintf(args, sizeof args, "report diff '%s' '%s'", p0, all_json);
-    cr_expect_eq(run_iohw(&out, args), 1, "%s", out);
-    cr_expect_not_null(strstr(out, "1 new failures, 1 fixed, 6 still failing"), "%s", out);
-    cr_expect_not_null(strstr(out, "Failing before, not run now:\n  FAIL      ct2d.m.0099"),
-                       "%s", out);
-    free(out);
+    through_json(&new_run, NULL, "cmd-new.json", f->other, sizeof f->other, &rn);
+    iohw_report_free(&rn);
+}
 
-    /* Bad input and usage: exit 2 with the file named. */
-    snprintf(args, sizeof args, "report diff '%s' /nonexistent.json", all_json);
-    cr_expect_eq(run_iohw(&out, args), 2, "%s", out);
-    cr_expect_not_null(strstr(out, "/nonexistent.json"), "%s", out);
+Test(command, merge_writes_the_merged_shards_in_every_format)
+{
+    merged_files f;
+    char *out = merge_shards(&f);
+    cr_expect_not_null(strstr(out, "merged 2 reports: 20 cases"), "%s", out);
     free(out);
-    snprintf(args, sizeof args, "report merge '%s' -o '%s' --bogus", p1, all_json);
-    cr_expect_eq(run_iohw(&out, args), 2, "%s", out);
+    cr_expect_eq(access(f.xml, R_OK), 0);
+    cr_expect_eq(access(f.html, R_OK), 0);
+    cr_expect_eq(access(f.md, R_OK), 0);
+    iohw_report merged;
+    cr_assert_eq(iohw_report_read(f.json, &merged, NULL), 0);
+    cr_expect_eq(merged.results.count, NCASES);
+    cr_expect_eq(merged.options.nsources, 2);
+    iohw_report_free(&merged);
+    remove_merged(&f);
+}
+
+/* `iohw report diff OLD NEW` on the merged run and the new one (make_new):
+ * the exit code says whether NEW has new failures, the text what changed
+ * ("": not checked).  Backwards, 0006 (PASS -> FAIL) is the one new failure
+ * and 0002 the one fix; 0099 is gone.  Parameters are copied into the
+ * test's process: arrays, not pointers. */
+typedef struct diff_case {
+    char name[40];          /* the scenario, named in every failure */
+    int old_is_new_run, new_is_new_run;
+    int code;
+    char says[2][64];
+} diff_case;
+
+static diff_case diff_cases[] = {
+    {"the same run twice", 0, 0, 0, {"0 new failures", ""}},
+    {"a run with new failures", 0, 1, 1, {"2 new failures, 1 fixed", ""}},
+    {"backwards", 1, 0, 1,
+     {"1 new failures, 1 fixed, 6 still failing",
+      "Failing before, not run now:\n  FAIL      ct2d.m.0099"}},
+};
+
+ParameterizedTestParameters(command, diff_exits_1_only_on_new_failures)
+{
+    return cr_make_param_array(diff_case, diff_cases, sizeof diff_cases / sizeof diff_cases[0]);
+}
+
+ParameterizedTest(diff_case *c, command, diff_exits_1_only_on_new_failures)
+{
+    merged_files f;
+    char args[4096], *out;
+    free(merge_shards(&f));
+    write_new_run(&f);
+    snprintf(args, sizeof args, "report diff '%s' '%s'", c->old_is_new_run ? f.other : f.json,
+             c->new_is_new_run ? f.other : f.json);
+    cr_expect_eq(run_iohw(&out, args), c->code, "%s: %s", c->name, out);
+    for (int k = 0; k < 2; k++)
+        cr_expect_not_null(strstr(out, c->says[k]), "%s: no '%s' in: %s", c->name, c->says[k],
+                           out);
     free(out);
-    snprintf(args, sizeof args, "report merge '%s'", p1);
-    cr_expect_eq(run_iohw(&out, args), 2, "%s", out);
+    remove_merged(&f);
+}
+
+/* Bad input and usage of `iohw report`: exit 2, with what is wrong named
+ * ("": not checked).  Parameters are copied into the test's process:
+ * arrays, not pointers. */
+typedef enum report_misuse_kind {
+    DIFF_MISSING_REPORT, MERGE_UNKNOWN_OPTION, MERGE_NO_OUTPUT, UNKNOWN_SUBCOMMAND,
+    MERGE_CUT_SHORT
+} report_misuse_kind;
+
+typedef struct report_misuse {
+    char name[48];      /* the scenario, named in every failure */
+    report_misuse_kind kind;
+    char says[24];
+} report_misuse;
+
+static report_misuse report_misuses[] = {
+    {"diff against a missing report", DIFF_MISSING_REPORT, "/nonexistent.json"},
+    {"merge with an unknown option", MERGE_UNKNOWN_OPTION, ""},
+    {"merge without -o", MERGE_NO_OUTPUT, ""},
+    {"an unknown subcommand", UNKNOWN_SUBCOMMAND, ""},
+    {"merge of a report cut short", MERGE_CUT_SHORT, "input ends"},
+};
+
+/* The arguments of misuse kind, on the merged files f. */
+static void misuse_args(report_misuse_kind kind, merged_files *f, char *args, size_t n)
+{
+    switch (kind) {
+    case DIFF_MISSING_REPORT:
+        snprintf(args, n, "report diff '%s' /nonexistent.json", f->json);
+        return;
+    case MERGE_UNKNOWN_OPTION:
+        snprintf(args, n, "report merge '%s' -o '%s' --bogus", f->s1, f->json);
+        return;
+    case MERGE_NO_OUTPUT:
+        snprintf(args, n, "report merge '%s'", f->s1);
+        return;
+    case UNKNOWN_SUBCOMMAND:
+        snprintf(args, n, "report frobnicate");
+        return;
+    case MERGE_CUT_SHORT: {
+        FILE *cut = fopen(f->other, "w");
+        cr_assert_not_null(cut);
+        fputs("{\"iohw_report_version\": 1, \"cases\": [", cut);
+        fclose(cut);
+        snprintf(args, n, "report merge '%s' -o '%s'", f->other, f->json);
+        return;
+    }
+    }
+    cr_assert_fail("no arguments for misuse %d", (int)kind);
+}
+
+ParameterizedTestParameters(command, report_exits_2_on_bad_input_or_usage)
+{
+    return cr_make_param_array(report_misuse, report_misuses,
+                               sizeof report_misuses / sizeof report_misuses[0]);
+}
+
+ParameterizedTest(report_misuse *c, command, report_exits_2_on_bad_input_or_usage)
+{
+    merged_files f;
+    char args[4096], *out;
+    free(merge_shards(&f));
+    misuse_args(c->kind, &f, args, sizeof args);
+    cr_expect_eq(run_iohw(&out, args), 2, "%s: %s", c->name, out);
+    cr_expect_not_null(strstr(out, c->says), "%s: no '%s' in: %s", c->name, c->says, out);
     free(out);
-    cr_expect_eq(run_iohw(&out, "report frobnicate"), 2, "%s", out);
-    free(out);
+    remove_merged(&f);
+}
+
+Test(command, help_report_shows_the_merge_command)
+{
+    char *out;
     cr_expect_eq(run_iohw(&out, "help report"), 0, "%s", out);
     cr_expect_not_null(strstr(out, "iohw report merge"));
     free(out);
-    FILE *f = fopen(p0, "w");
-    fputs("{\"iohw_report_version\": 1, \"cases\": [", f);
-    fclose(f);
-    snprintf(args, sizeof args, "report merge '%s' -o '%s'", p0, all_json);
-    cr_expect_eq(run_iohw(&out, args), 2, "%s", out);
-    cr_expect_not_null(strstr(out, "input ends"), "%s", out);
-    free(out);
-
-    iohw_report_free(&merged);
-    iohw_report_free(&r1);
-    iohw_report_free(&r2);
-    iohw_report_free(&rn);
-    remove(p0), remove(p1), remove(p2), remove(all_json), remove(xml), remove(html),
-        remove(md);
-}
-
-/* --- iohw run with reports ------------------------------------------------ */
-
-/* Two cases the io-swap fault backend fails (C_in = 2 against C_out = 3 and
- * 2: exchanging I and O reads other weights), the naive backend passes. */
-Test(command, run_writes_every_report_and_applies_the_baseline)
-{
-    char h5[512], bl[512], junit[512], json[512], html[512], md[512];
-    char args[8192], *out;
-    path_of(h5, sizeof h5, "run.h5");
-    path_of(bl, sizeof bl, "run-baseline.txt");
-    path_of(junit, sizeof junit, "run.xml");
-    path_of(json, sizeof json, "run.json");
-    path_of(html, sizeof html, "run.html");
-    path_of(md, sizeof md, "run.md");
-    snprintf(args, sizeof args, "gen -o '%s' --problem 'n=1 ci=2 co=3 in=4x5 k=3x2 s=2' "
-             "--problem 'ci=2 co=2 in=6 k=3'", h5);
-    cr_assert_eq(run_iohw(&out, args), 0, "%s", out);
-    free(out);
-
-    /* Without a baseline: both FAIL, exit 1, every report written. */
-    snprintf(args, sizeof args, "run --backend '%s/libiohw_fault_io_swap.so' '%s' --jobs 1 "
-             "--quiet --junit '%s' --json '%s' --html '%s' --markdown '%s'",
-             IOHW_BACKEND_DIR, h5, junit, json, html, md);
-    cr_expect_eq(run_iohw(&out, args), 1, "%s", out);
-    free(out);
-    iohw_report rep;
-    iohw_error err = {{0}};
-    cr_assert_eq(iohw_report_read(json, &rep, &err), 0, "%s", err.msg);
-    cr_assert_eq(rep.results.count, 2);
-    cr_expect_eq(rep.results.items[0].status, IOHW_RESULT_FAIL);
-    cr_expect_eq(rep.results.items[1].status, IOHW_RESULT_FAIL);
-    cr_expect_str_eq(rep.options.backend_path,
-                     IOHW_BACKEND_DIR "/libiohw_fault_io_swap.so");
-    cr_expect_eq(rep.options.jobs, 1);
-    cr_expect_neq(rep.options.start_time, 0);
-    iohw_report_free(&rep);
-    cr_expect_eq(access(junit, R_OK), 0);
-    cr_expect_eq(access(html, R_OK), 0);
-    cr_expect_eq(access(md, R_OK), 0);
-
-    /* With a baseline waiving problem.0 and one stale entry: problem.1
-     * still fails (exit 1); waiving both gives exit 0. */
-    FILE *f = fopen(bl, "w");
-    fputs("# test baseline\nproblem.0   io swap, known\nct9d.*   nothing like it\n", f);
-    fclose(f);
-    snprintf(args, sizeof args, "run --backend '%s/libiohw_fault_io_swap.so' '%s' --jobs 1 "
-             "--quiet --baseline '%s' --json '%s'", IOHW_BACKEND_DIR, h5, bl, json);
-    cr_expect_eq(run_iohw(&out, args), 1, "%s", out);
-    cr_expect_not_null(strstr(out, ":3: 'ct9d.*' matches no failing case"), "%s", out);
-    free(out);
-    cr_assert_eq(iohw_report_read(json, &rep, &err), 0, "%s", err.msg);
-    cr_expect_eq(rep.results.items[0].status, IOHW_RESULT_WAIVED);
-    cr_expect_eq(rep.results.items[1].status, IOHW_RESULT_FAIL);
-    cr_expect_eq(strncmp(rep.results.items[0].message, "waived: io swap, known (was FAIL", 32),
-                 0, "%s", rep.results.items[0].message);
-    cr_assert_eq(rep.baseline.count, 2);
-    cr_expect_eq(rep.baseline.entries[0].matched, 1);
-    cr_expect_eq(rep.baseline.entries[1].matched, 0);
-    iohw_report_free(&rep);
-
-    f = fopen(bl, "w");
-    fputs("problem.*   io swap, known\n", f);
-    fclose(f);
-    cr_expect_eq(run_iohw(&out, args), 0, "%s", out);
-    free(out);
-
-    /* A baseline made from a report of the failing run (the file, or the
-     * report itself) waives both: exit 0. */
-    char first[512];
-    path_of(first, sizeof first, "run-first.json");
-    snprintf(args, sizeof args, "run --backend '%s/libiohw_fault_io_swap.so' '%s' --jobs 1 "
-             "--quiet --json '%s'", IOHW_BACKEND_DIR, h5, first);
-    cr_expect_eq(run_iohw(&out, args), 1, "%s", out);
-    free(out);
-    snprintf(args, sizeof args, "report baseline '%s' -o '%s'", first, bl);
-    cr_expect_eq(run_iohw(&out, args), 0, "%s", out);
-    free(out);
-    iohw_baseline made;
-    cr_assert_eq(iohw_baseline_load(bl, &made, &err), 0, "%s", err.msg);
-    cr_assert_eq(made.count, 2);
-    cr_expect_str_eq(made.entries[1].pattern, "problem.1");
-    iohw_baseline_free(&made);
-    snprintf(args, sizeof args, "run --backend '%s/libiohw_fault_io_swap.so' '%s' --jobs 1 "
-             "--quiet --baseline '%s'", IOHW_BACKEND_DIR, h5, bl);
-    cr_expect_eq(run_iohw(&out, args), 0, "%s", out);
-    free(out);
-    snprintf(args, sizeof args, "run --backend '%s/libiohw_fault_io_swap.so' '%s' --jobs 1 "
-             "--quiet --baseline '%s'", IOHW_BACKEND_DIR, h5, first);
-    cr_expect_eq(run_iohw(&out, args), 0, "%s", out);
-    free(out);
-    /* Against the naive backend both entries are stale (fixed). */
-    snprintf(args, sizeof args, "run --backend '%s/libiohw_naive.so' '%s' --jobs 1 "
-             "--quiet --baseline '%s'", IOHW_BACKEND_DIR, h5, first);
-    cr_expect_eq(run_iohw(&out, args), 0, "%s", out);
-    cr_expect_not_null(strstr(out, "'problem.1' matches no failing case"), "%s", out);
-    free(out);
-    cr_expect_eq(run_iohw(&out, "report baseline /nonexistent.json"), 2, "%s", out);
-    free(out);
-    remove(first);
-
-    /* The naive backend passes both. */
-    snprintf(args, sizeof args, "run --backend '%s/libiohw_naive.so' '%s' --jobs 1 --quiet "
-             "--markdown -", IOHW_BACKEND_DIR, h5);
-    cr_expect_eq(run_iohw(&out, args), 0, "%s", out);
-    cr_expect_not_null(strstr(out, "2 cases in "), "%s", out);
-    cr_expect_not_null(strstr(out, "- passed"), "%s", out);
-    free(out);
-
-    /* A baseline that cannot be read, a report that cannot be written. */
-    snprintf(args, sizeof args, "run --backend '%s/libiohw_naive.so' '%s' --quiet "
-             "--baseline /nonexistent/bl.txt", IOHW_BACKEND_DIR, h5);
-    cr_expect_eq(run_iohw(&out, args), 2, "%s", out);
-    cr_expect_not_null(strstr(out, "/nonexistent/bl.txt"), "%s", out);
-    free(out);
-    snprintf(args, sizeof args, "run --backend '%s/libiohw_naive.so' '%s' --quiet "
-             "--html /nonexistent/r.html", IOHW_BACKEND_DIR, h5);
-    cr_expect_eq(run_iohw(&out, args), 2, "%s", out);
-    cr_expect_not_null(strstr(out, "HTML report /nonexistent/r.html"), "%s", out);
-    free(out);
-    snprintf(args, sizeof args, "run --backend x.so '%s' --junit", h5);
-    cr_expect_eq(run_iohw(&out, args), 2, "%s", out);
-    free(out);
-    remove(h5), remove(bl), remove(junit), remove(json), remove(html), remove(md);
 }

@@ -5,6 +5,7 @@
  * cancellation, ranges).  The exactness of `exact` is in test_fill_exact.c.
  */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 
 #include <math.h>
 #include <stdint.h>
@@ -355,24 +356,49 @@ Test(fill, a_grouped_weight_layout_holds_the_same_semantic_tensors)
                       "GOIHW");
 }
 
-Test(fill, bad_arguments_are_errors_naming_them)
+/* Calls of iohw_fill_inputs that must fail, each with the part of the
+ * message that names what is wrong ("": not checked).  The arguments are
+ * those of a valid problem with a bias except for the one the scenario
+ * breaks; the invalid problem has 3 groups that do not divide 2 channels.
+ * Parameters are copied into the test's process: arrays, not pointers. */
+typedef enum bad_fill_arg {
+    NO_PROBLEM, UNKNOWN_FILL, NO_X, NO_W, NO_BIAS, INVALID_PROBLEM
+} bad_fill_arg;
+
+typedef struct bad_fill {
+    char name[40];      /* the scenario, named in every failure */
+    bad_fill_arg arg;
+    char why[16];
+} bad_fill;
+
+static bad_fill bad_fills[] = {
+    {"no problem", NO_PROBLEM, "p"},
+    {"the fill 'gauss'", UNKNOWN_FILL, "'gauss'"},
+    {"no x", NO_X, "x"},
+    {"no w", NO_W, "w"},
+    {"no bias though the problem has one", NO_BIAS, "bias"},
+    {"an invalid problem", INVALID_PROBLEM, ""},
+};
+
+ParameterizedTestParameters(fill, rejects_a_bad_argument_naming_it)
+{
+    return cr_make_param_array(bad_fill, bad_fills, sizeof bad_fills / sizeof bad_fills[0]);
+}
+
+ParameterizedTest(bad_fill *c, fill, rejects_a_bad_argument_naming_it)
 {
     iohw_desc d = parse("ci=2 co=2 in=3 k=2 bias=1");
     float x[8], w[8], b[2];
     iohw_error e;
-    cr_assert_eq(iohw_fill_inputs(NULL, "normal", 1, x, w, b, &e), -1);
-    cr_assert(strstr(e.msg, "p") != NULL);
-    cr_assert_eq(iohw_fill_inputs(&d.p, "gauss", 1, x, w, b, &e), -1);
-    cr_assert(strstr(e.msg, "'gauss'") != NULL, "%s", e.msg);
-    cr_assert_eq(iohw_fill_inputs(&d.p, "normal", 1, NULL, w, b, &e), -1);
-    cr_assert(strstr(e.msg, "x") != NULL, "%s", e.msg);
-    cr_assert_eq(iohw_fill_inputs(&d.p, "normal", 1, x, NULL, b, &e), -1);
-    cr_assert(strstr(e.msg, "w") != NULL, "%s", e.msg);
-    cr_assert_eq(iohw_fill_inputs(&d.p, "normal", 1, x, w, NULL, &e), -1);
-    cr_assert(strstr(e.msg, "bias") != NULL, "%s", e.msg);
-    iohw_problem bad = d.p;
-    bad.groups = 3;
-    cr_assert_eq(iohw_fill_inputs(&bad, "normal", 1, x, w, b, &e), -1);
+    e.msg[0] = '\0';
+    if (c->arg == INVALID_PROBLEM)
+        d.p.groups = 3;
+    cr_assert_eq(iohw_fill_inputs(c->arg == NO_PROBLEM ? NULL : &d.p,
+                                  c->arg == UNKNOWN_FILL ? "gauss" : "normal", 1,
+                                  c->arg == NO_X ? NULL : x, c->arg == NO_W ? NULL : w,
+                                  c->arg == NO_BIAS ? NULL : b, &e), -1, "%s: accepted", c->name);
+    cr_assert(strstr(e.msg, c->why) != NULL, "%s: message '%s' lacks '%s'", c->name, e.msg,
+              c->why);
 }
 
 static double *load_all(iohw_dtype dt, const void *src, size_t n)

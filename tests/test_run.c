@@ -11,6 +11,7 @@
  * unwritten - every problem.
  */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <ftw.h>
 #include <hdf5.h>
 #include <stdio.h>
@@ -371,7 +372,7 @@ Test(run, shards_partition_the_cases)
     remove_suite(&s);
 }
 
-Test(run, a_filter_selects_the_matching_cases)
+Test(run, a_filter_on_groups_selects_the_grouped_cases)
 {
     suite s;
     iohw_run_results res;
@@ -383,7 +384,15 @@ Test(run, a_filter_selects_the_matching_cases)
     for (int64_t i = 0; i < res.count; i++)
         cr_expect(spec_of(res.items[i].case_id)->grouped, "%s", res.items[i].case_id);
     iohw_run_results_free(&res);
+    remove_suite(&s);
+}
 
+Test(run, a_filter_of_two_terms_selects_the_cases_matching_both)
+{
+    suite s;
+    iohw_run_results res;
+    make_suite(&s, "filter2");
+    iohw_run_options o = options(&s, "reference");
     o.filter = "id=b.*,rank=2";
     run_ok(&o, &res);
     cr_assert_eq(res.count, 3);   /* b.big, b.cl, b.g3 */
@@ -768,34 +777,64 @@ static int command(const char *args)
     return WEXITSTATUS(st);
 }
 
-Test(run, the_command_exits_0_1_or_2)
+/* One invocation of the command and the exit code it must give: 0 when
+ * every selected case passes, 1 when some do not, 2 when the run cannot
+ * start.  In args, '@' stands for the suite's directory. */
+typedef struct exit_case {   /* copied into the test's process: no pointers */
+    char name[40];           /* the scenario, named in a failure */
+    char backend[16];        /* --backend libiohw_<backend>.so; "": none */
+    char args[40];
+    int code;
+} exit_case;
+
+static exit_case exit_cases[] = {
+    {"all pass", "reference", "@ --quiet", 0},
+    {"some crash", "fault_crash", "@ --quiet", 1},
+    {"the crashing cases filtered out", "fault_crash", "@ --filter 'g=1' --quiet", 0},
+    {"backend missing", "", "--backend @/nonexistent.so @", 2},
+    {"input missing", "reference", "@/nonexistent", 2},
+    {"bad filter", "reference", "@ --filter 'zz>1'", 2},
+    {"bad shard", "reference", "@ --shard 4/3", 2},
+    {"unknown option", "reference", "@ --bogus", 2},
+    {"no backend", "", "@", 2},
+    {"list", "", "--list @", 0},
+};
+
+/* Writes c's arguments to buf: the backend option, then c->args with every
+ * '@' replaced by dir. */
+static void exit_case_args(const exit_case *c, const char *dir, char *buf, size_t n)
+{
+    size_t len = 0;
+    if (c->backend[0] != '\0') {
+        char lib[512];
+        backend_path(lib, sizeof lib, c->backend);
+        len = (size_t)snprintf(buf, n, "--backend %s ", lib);
+    }
+    const char *a = c->args;
+    for (; *a != '\0' && len + 1 < n; a++) {
+        if (*a == '@')
+            len += (size_t)snprintf(buf + len, n - len, "%s", dir);
+        else
+            buf[len++] = *a;
+    }
+    cr_assert(*a == '\0' && len < n, "%s: the arguments do not fit", c->name);
+    buf[len] = '\0';
+}
+
+ParameterizedTestParameters(run, the_command_exits_0_1_or_2)
+{
+    return cr_make_param_array(exit_case, exit_cases, sizeof exit_cases / sizeof exit_cases[0]);
+}
+
+ParameterizedTest(exit_case *c, run, the_command_exits_0_1_or_2)
 {
     suite s;
-    char args[1500], ref[512], crash[512];
+    char args[1500];
     make_suite(&s, "exit");
-    backend_path(ref, sizeof ref, "reference");
-    backend_path(crash, sizeof crash, "fault_crash");
-
-    snprintf(args, sizeof args, "--backend %s %s --quiet", ref, s.dir);
-    cr_expect_eq(command(args), 0, "all pass");
-    snprintf(args, sizeof args, "--backend %s %s --quiet", crash, s.dir);
-    cr_expect_eq(command(args), 1, "some crash");
-    snprintf(args, sizeof args, "--backend %s %s --filter 'g=1' --quiet", crash, s.dir);
-    cr_expect_eq(command(args), 0, "the crashing cases filtered out");
-    snprintf(args, sizeof args, "--backend %s/nonexistent.so %s", s.dir, s.dir);
-    cr_expect_eq(command(args), 2, "backend missing");
-    snprintf(args, sizeof args, "--backend %s %s/nonexistent", ref, s.dir);
-    cr_expect_eq(command(args), 2, "input missing");
-    snprintf(args, sizeof args, "--backend %s %s --filter 'zz>1'", ref, s.dir);
-    cr_expect_eq(command(args), 2, "bad filter");
-    snprintf(args, sizeof args, "--backend %s %s --shard 4/3", ref, s.dir);
-    cr_expect_eq(command(args), 2, "bad shard");
-    snprintf(args, sizeof args, "--backend %s %s --bogus", ref, s.dir);
-    cr_expect_eq(command(args), 2, "unknown option");
-    snprintf(args, sizeof args, "%s", s.dir);
-    cr_expect_eq(command(args), 2, "no backend");
-    snprintf(args, sizeof args, "--list %s", s.dir);
-    cr_expect_eq(command(args), 0, "list");
+    exit_case_args(c, s.dir, args, sizeof args);
+    int code = command(args);
+    cr_expect_eq(code, c->code, "%s: iohw run %s exited with %d, want %d", c->name, args, code,
+                 c->code);
     remove_suite(&s);
 }
 
@@ -830,92 +869,4 @@ Test(run, a_failure_block_carries_the_repro_command)
     (void)cap;
     free(text);
     remove_suite(&s);
-}
-
-/* --- pieces ------------------------------------------------------------ */
-
-Test(run, the_repro_command_quotes_paths_for_the_shell)
-{
-    iohw_result r;
-    char buf[512];
-    memset(&r, 0, sizeof r);
-    strcpy(r.case_id, "ct2d.0001");
-    strcpy(r.file, "my suite/it's.h5");
-    int n = iohw_repro_command("/opt/lib.so", &r, buf, (int)sizeof buf);
-    const char *want =
-        "iohw run --backend /opt/lib.so 'my suite/it'\\''s.h5' --filter 'id=ct2d.0001'";
-    cr_assert_str_eq(buf, want);
-    cr_assert_eq(n, (int)strlen(want));
-    cr_assert_eq(iohw_repro_command("/opt/lib.so", &r, buf, 20), -1);
-    r.case_id[0] = '\0';
-    strcpy(r.file, "bad.h5");
-    iohw_repro_command("/opt/lib.so", &r, buf, (int)sizeof buf);
-    cr_assert_str_eq(buf, "iohw run --backend /opt/lib.so bad.h5");
-}
-
-Test(run, a_worker_death_is_described_by_its_signal_or_exit_status)
-{
-    char buf[512];
-    iohw_worker_note note;
-    memset(&note, 0, sizeof note);
-    /* Linux wait statuses: exit code in bits 8-15, signal in bits 0-6. */
-    iohw_worker_death_message(3 << 8, NULL, buf, (int)sizeof buf);
-    cr_assert_str_eq(buf, "exited with status 3");
-    iohw_worker_death_message(SIGSEGV, NULL, buf, (int)sizeof buf);
-    cr_assert_str_eq(buf, "killed by signal SIGSEGV (Segmentation fault)");
-    note.call = IOHW_CALL_RUN;
-    iohw_worker_death_message(SIGABRT, &note, buf, (int)sizeof buf);
-    cr_assert_str_eq(buf, "killed by signal SIGABRT (Aborted) in run()");
-    note.call = IOHW_CALL_SUPPORTS;
-    iohw_worker_death_message(3 << 8, &note, buf, (int)sizeof buf);
-    cr_assert_str_eq(buf, "exited with status 3 in supports()");
-    /* Outside the backend: the harness's own work is named. */
-    note.call = IOHW_CALL_NONE;
-    iohw_worker_death_message(SIGKILL, &note, buf, (int)sizeof buf);
-    cr_assert_not_null(strstr(buf, "not in a backend call"), "%s", buf);
-    note.call = IOHW_CALL_RUN;
-
-    /* A fault inside w's data: a write to an input. */
-    note.regions[IOHW_REGION_W] = (iohw_worker_region){0x10000, 0x14000, 0x11f00, 0x13000};
-    note.signo = SIGSEGV;
-    note.addr_valid = 1;
-    note.fault_addr = 0x12000;
-    iohw_worker_death_message(SIGSEGV, &note, buf, (int)sizeof buf);
-    cr_assert_not_null(strstr(buf, "inside w, an input mapped read-only: looks like a "
-                                   "write to an input"), "%s", buf);
-    /* 16 bytes past the end of w: its guard page. */
-    note.fault_addr = 0x1300f;
-    iohw_worker_death_message(SIGSEGV, &note, buf, (int)sizeof buf);
-    cr_assert_not_null(strstr(buf, "16 bytes past the end of w"), "%s", buf);
-    note.fault_addr = 0;
-    iohw_worker_death_message(SIGSEGV, &note, buf, (int)sizeof buf);
-    cr_assert_not_null(strstr(buf, "NULL pointer"), "%s", buf);
-}
-
-Test(run, the_sentinels_are_signalling_nans)
-{
-    unsigned char b[8];
-    uint32_t u32;
-    uint64_t u64;
-    uint16_t u16;
-    cr_assert_eq(iohw_worker_sentinel(IOHW_F32, b), 4);
-    memcpy(&u32, b, 4);
-    /* exponent all ones, quiet bit (22) clear, mantissa non-zero */
-    cr_assert_eq(u32 & 0x7F800000u, 0x7F800000u);
-    cr_assert_eq(u32 & 0x00400000u, 0u);
-    cr_assert_neq(u32 & 0x003FFFFFu, 0u);
-    cr_assert_eq(iohw_worker_sentinel(IOHW_F64, b), 8);
-    memcpy(&u64, b, 8);
-    cr_assert_eq(u64 & 0x7FF0000000000000ull, 0x7FF0000000000000ull);
-    cr_assert_eq(u64 & 0x0008000000000000ull, 0ull);
-    cr_assert_eq(iohw_worker_sentinel(IOHW_F16, b), 2);
-    memcpy(&u16, b, 2);
-    cr_assert_eq(u16 & 0x7C00, 0x7C00);
-    cr_assert_eq(u16 & 0x0200, 0);
-    cr_assert_neq(u16 & 0x01FF, 0);
-    cr_assert_eq(iohw_worker_sentinel(IOHW_BF16, b), 2);
-    memcpy(&u16, b, 2);
-    cr_assert_eq(u16 & 0x7F80, 0x7F80);
-    cr_assert_eq(u16 & 0x0040, 0);
-    cr_assert_eq(iohw_worker_sentinel(99, b), 0);
 }

@@ -286,7 +286,9 @@ Test(limits, selecting_no_case_is_not_a_pass_either)
 /* --- supports() failing -------------------------------------------------- */
 
 /* Runs the two channels-first cases through the exec backend with a program
- * whose --supports query does what `query` says. */
+ * whose --supports query does what `query` says.  The backend's private
+ * folders go into dir (TMPDIR), so that removing dir removes them too, also
+ * those of a worker killed in the middle of a query. */
 static int run_exec(const char *dir, const char *query, const char *opts,
                     char **out)
 {
@@ -298,8 +300,8 @@ static int run_exec(const char *dir, const char *query, const char *opts,
     cr_assert_eq(fclose(f), 0);
     cr_assert_eq(chmod(prog, 0755), 0);
     backend_path(lib, sizeof lib, "exec");
-    return sh(out, "IOHW_EXEC_COMMAND='%s' '%s' run --backend '%s' '%s' --quiet "
-              "--jobs 1 %s", prog, IOHW_BIN, lib, dir, opts);
+    return sh(out, "TMPDIR='%s' IOHW_EXEC_COMMAND='%s' '%s' run --backend '%s' '%s/t.h5' "
+              "--quiet --jobs 1 %s", dir, prog, IOHW_BIN, lib, dir, opts);
 }
 
 /* Both channels-first cases are ERROR with `needle` in the output. */
