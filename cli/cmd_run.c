@@ -73,6 +73,14 @@ const char iohw_cli_run_help[] =
     "                      (most common first) and run the case re-expressed\n"
     "                      in the first pair it claims; the result's message\n"
     "                      says which.  Without it such cases are UNSUPPORTED\n"
+    "  --subnormals MODE   ieee (default): results must match the IEEE oracle;\n"
+    "                      flush[:DTYPES] (e.g. flush:bf16,f32; all dtypes\n"
+    "                      without a list): the backend declares that it\n"
+    "                      flushes subnormal inputs and results to zero in\n"
+    "                      those dtypes (as x86 bf16 instructions do), so an\n"
+    "                      output that differs from the oracle only by that\n"
+    "                      passes, with the note \"" IOHW_RESULT_NOTE_FLUSHED "\"\n"
+    "                      in its message and in the summary\n"
     "  --no-diagnose       do not re-run the oracle under classic\n"
     "                      misinterpretations to name the bug behind a FAIL\n"
     "  --allow-empty       exit 0 even when no case was compared with the\n"
@@ -213,6 +221,9 @@ static int parse_args(int argc, char **argv, iohw_run_options *o,
                 return iohw_cli_usage("run", "--breaker '%s': expected a number "
                                       "of TIMEOUTs (0: off)", v);
             o->breaker = (int)n;
+        } else if ((k = iohw_cli_option("run", argc, argv, &i, "--subnormals", NULL, &v)) != 0) {
+            if (k < 0 || iohw_subnormals_parse(v, &o->subnormals_flush, &err) != 0)
+                return k < 0 ? IOHW_EXIT_USAGE : iohw_cli_usage("run", "--subnormals %s", err.msg);
         } else if ((k = iohw_cli_option("run", argc, argv, &i, "--journal", NULL, &v)) != 0) {
             if (k < 0)
                 return IOHW_EXIT_USAGE;

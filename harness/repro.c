@@ -67,6 +67,11 @@ static void append_options(char *buf, size_t n, size_t *len,
                  (long long)o->memory_limit_mb);
         append(buf, n, len, num);
     }
+    if (o->subnormals_flush != 0) {
+        append(buf, n, len, " --subnormals ");
+        iohw_subnormals_format(o->subnormals_flush, num, sizeof num);
+        append(buf, n, len, num);
+    }
 }
 
 int iohw_repro_format(const iohw_repro_options *o, const iohw_result *r,
@@ -99,6 +104,7 @@ void iohw_repro_options_of_run(const iohw_run_options *run,
     o->timeout_fixed = !run->timeout_scaled;
     o->timeout = run->timeout;
     o->memory_limit_mb = run->memory_limit_mb;
+    o->subnormals_flush = run->subnormals_flush;
 }
 
 void iohw_repro_options_backend(const char *backend, iohw_repro_options *o)

@@ -7,7 +7,8 @@
  * OPTIONS are the options of the run that change a case's outcome, so that
  * the command gives the same status: --adapt-layout (also when the result's
  * message shows that the case was run in adapted layouts), a --timeout that
- * is not the scaled default, a --memory-limit that is not the default.  An
+ * is not the scaled default, a --memory-limit that is not the default, a
+ * --subnormals that is not ieee.  An
  * option that changes an outcome in the future gets a member here and a
  * line in iohw_repro_format.
  */
@@ -29,6 +30,7 @@ typedef struct iohw_repro_options {
     int timeout_fixed;
     int64_t memory_limit_mb;  /* --memory-limit MB when >= 0 and not
                                  IOHW_RUN_MEMORY_LIMIT_MB; -1: default */
+    unsigned subnormals_flush; /* --subnormals flush:... when not 0 */
 } iohw_repro_options;
 
 /* The options of a run that change outcomes (o->backend included). */

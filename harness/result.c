@@ -58,3 +58,9 @@ int iohw_result_status_parse(const char *name, iohw_result_status *s)
     }
     return -1;
 }
+
+int iohw_result_flushed(const iohw_result *r)
+{
+    return r != NULL && r->status == IOHW_RESULT_PASS &&
+           strstr(r->message, IOHW_RESULT_NOTE_FLUSHED) != NULL;
+}

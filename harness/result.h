@@ -37,6 +37,12 @@ int iohw_result_status_bad(iohw_result_status s);
 /* Parses a status name (upper case); 0 or -1. */
 int iohw_result_status_parse(const char *name, iohw_result_status *s);
 
+/* The start of the message of a case that passed only under a declared
+ * subnormal flush (`iohw run --subnormals flush`, specification section
+ * 3.4); reports count and show such cases. */
+#define IOHW_RESULT_NOTE_FLUSHED "subnormals flushed (declared)"
+
+
 #define IOHW_RESULT_POINTS 8
 /* Bins per axis of iohw_result.errmap. */
 #define IOHW_RESULT_ERRMAP 16
@@ -84,5 +90,9 @@ typedef struct iohw_result {
      * separated by "; "; empty when nothing was seen. */
     char warnings[1024];
 } iohw_result;
+
+/* 1 when r is a PASS under a declared subnormal flush (its message holds
+ * IOHW_RESULT_NOTE_FLUSHED, after an adapted-layout note if any). */
+int iohw_result_flushed(const iohw_result *r);
 
 #endif
