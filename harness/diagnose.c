@@ -128,6 +128,29 @@ static int base_init(const iohw_case *c, iohw__dg_base *b)
 
 /* --- a variant on the case's grid -------------------------------------- */
 
+/* The variant's product on problem q (nq output elements, no bias) into
+ * malloc'd *yq and *eq; 0, or -1 when q is invalid or memory ran out. */
+static int run_core(const iohw__dg_variant *v, const iohw_problem *q,
+                    int64_t nq, double **yq, double **eq)
+{
+    *yq = NULL;
+    *eq = NULL;
+    if (iohw_problem_validate(q, NULL) != 0)
+        return -1;
+    *yq = malloc((size_t)nq * sizeof **yq);
+    *eq = malloc((size_t)nq * sizeof **eq);
+    if (*yq != NULL && *eq != NULL &&
+        (v->skip_zero ? iohw__dg_conv_skip_zero(q, v->x, v->w, *yq, *eq)
+                      : iohw_conv_transpose_ref(q, v->x, v->w, NULL,
+                                                q->dtype == IOHW_F64, 1, *yq,
+                                                *eq, NULL)) == 0)
+        return 0;
+    free(*yq);
+    free(*eq);
+    *yq = *eq = NULL;
+    return -1;
+}
+
 /* The variant's y and err_bound on the case's grid, canonical order
  * [N][C_out][O...]; *terms its terms_max.  The product is computed without
  * the bias, which is added when placing it. */
@@ -175,19 +198,8 @@ static int variant_on_grid(const iohw__dg_base *b, const iohw__dg_variant *v,
     /* Run the oracle's core. */
     *terms = 0;
     if (!none) {
-        if (iohw_problem_validate(&q, NULL) != 0)
+        if (run_core(v, &q, nq, &yq, &eq) != 0)
             return -1;
-        yq = malloc((size_t)nq * sizeof *yq);
-        eq = malloc((size_t)nq * sizeof *eq);
-        if (yq == NULL || eq == NULL ||
-            (v->skip_zero ? iohw__dg_conv_skip_zero(&q, v->x, v->w, yq, eq)
-                          : iohw_conv_transpose_ref(&q, v->x, v->w, NULL,
-                                                    q.dtype == IOHW_F64, 1, yq,
-                                                    eq, NULL)) != 0) {
-            free(yq);
-            free(eq);
-            return -1;
-        }
         *terms = iohw_oracle_terms_max(&q);
     }
 
