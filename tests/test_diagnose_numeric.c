@@ -23,6 +23,7 @@
 #include "oracle/dtype.h"
 #include "oracle/oracle.h"
 #include "oracle/problem.h"
+#include "support/diagnose_cases.h"
 
 #define TRUNCATED "output rounded toward zero (truncated) instead of to nearest even"
 #define HALF_AWAY "output rounded half away from zero instead of half to even"
@@ -30,14 +31,9 @@
 #define ZERO_SKIP "products with a zero factor skipped (0 x Inf and 0 x NaN gave no NaN)"
 #define FLUSHED "subnormal inputs and results flushed to zero"
 
-static void make(const char *desc, iohw_case *c)
-{
-    iohw_desc d;
-    iohw_error err = {{0}};
-    cr_assert_eq(iohw_desc_parse(desc, &d, &err), 0, "%s: %s", desc, err.msg);
-    cr_assert_eq(iohw_make_case(&d, "num", NULL, 1, c, &err), 0, "%s: %s", desc,
-                 err.msg);
-}
+#define make iohw_test_case_of
+#define copy_of iohw_test_copy
+#define expect_named iohw_test_expect_named
 
 /* Recomputes the case's outputs after its inputs were changed. */
 static void complete(iohw_case *c)
@@ -74,31 +70,7 @@ static void integer_inputs(iohw_case *c, int lo, int hi)
 /* The oracle's y (case dtype and layout) for these inputs. */
 static void *oracle_y(const iohw_case *c, const void *x, const void *w)
 {
-    iohw_oracle_result r;
-    iohw_error err = {{0}};
-    cr_assert_eq(iohw_oracle_run(&c->p, x, w, c->bias, 1, &r, &err), 0, "%s", err.msg);
-    void *y = r.y;
-    free(r.y_f64);
-    free(r.err_bound);
-    return y;
-}
-
-static void *copy_of(const iohw_case *c, const void *src, int64_t n)
-{
-    size_t bytes = (size_t)n * iohw_dtype_size(c->p.dtype);
-    void *d = malloc(bytes);
-    cr_assert_not_null(d);
-    memcpy(d, src, bytes);
-    return d;
-}
-
-static void expect_named(const iohw_case *c, const void *y, const char *name)
-{
-    char buf[256], want[256];
-    snprintf(want, sizeof want, "matches the oracle with %s", name);
-    cr_expect_eq(iohw_diagnose(c, y, buf, sizeof buf), 1, "nothing matched; expected \"%s\"",
-                 name);
-    cr_expect_str_eq(buf, want);
+    return iohw_test_oracle_y(&c->p, x, w, c->bias);
 }
 
 /* The output must differ from the correct one, or the test proves nothing. */

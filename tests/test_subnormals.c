@@ -76,6 +76,17 @@ static int run(const char *backend, const char *path, const char *extra, char **
                         IOHW_BIN, backend, path, extra);
 }
 
+/* A fresh file (make_file), run with extra options: the output, after
+ * checking the exit status. */
+static char *run_fresh(const char *backend, const char *name, const char *extra,
+                       int status)
+{
+    char path[600], *out = NULL;
+    make_file(path, sizeof path, name);
+    cr_expect_eq(run(backend, path, extra, &out), status, "%s", out);
+    return out;
+}
+
 /* 1 when out holds the header of a block of case id with status. */
 static int has_block(const char *out, const char *status, const char *id)
 {
@@ -86,9 +97,7 @@ static int has_block(const char *out, const char *status, const char *id)
 
 Test(subnormals, a_flushing_backend_fails_without_the_declaration_and_is_named)
 {
-    char path[600], *out = NULL;
-    make_file(path, sizeof path, "none");
-    cr_expect_eq(run(FLUSH, path, "", &out), 1);
+    char *out = run_fresh(FLUSH, "none", "", 1);
     cr_expect(has_block(out, "FAIL", "sub.f32"), "%s", out);
     cr_expect(has_block(out, "FAIL", "sub.bf16"), "%s", out);
     cr_expect(!has_block(out, "FAIL", "plain.f32"), "%s", out);
@@ -100,9 +109,7 @@ Test(subnormals, a_flushing_backend_fails_without_the_declaration_and_is_named)
 
 Test(subnormals, a_declaration_for_f32_passes_f32_with_the_note_and_not_bf16)
 {
-    char path[600], *out = NULL;
-    make_file(path, sizeof path, "f32");
-    cr_expect_eq(run(FLUSH, path, "--subnormals flush:f32", &out), 1);
+    char *out = run_fresh(FLUSH, "f32", "--subnormals flush:f32", 1);
     cr_expect(!has_block(out, "FAIL", "sub.f32"), "%s", out);
     cr_expect(has_block(out, "FAIL", "sub.bf16"), "%s", out);
     cr_expect_not_null(strstr(out, "PASS with a note: 1 case(s) with subnormals "
@@ -138,9 +145,7 @@ Test(subnormals, a_declaration_for_both_dtypes_passes_and_every_report_shows_the
 
 Test(subnormals, the_declaration_does_not_excuse_another_fault)
 {
-    char path[600], *out = NULL;
-    make_file(path, sizeof path, "noflip");
-    cr_expect_eq(run(NO_FLIP, path, "--subnormals flush", &out), 1);
+    char *out = run_fresh(NO_FLIP, "noflip", "--subnormals flush", 1);
     cr_expect(has_block(out, "FAIL", "sub.f32"), "%s", out);
     cr_expect(has_block(out, "FAIL", "plain.f32"), "%s", out);
     cr_expect_null(strstr(out, "PASS with a note"), "%s", out);

@@ -1,5 +1,6 @@
 /*
- * backends/flush/flush.c - the oracle with subnormals flushed to zero.
+ * backends/flush/flush.c - the reference backend's run() with subnormals
+ * flushed to zero (the REFERENCE_FLUSH build of reference.c).
  *
  * What a kernel running with x86's FTZ and DAZ flags, or built on its bf16
  * instructions, computes: every subnormal value of x, w and bias (in the
@@ -19,46 +20,8 @@
 #include "oracle/oracle.h"
 #include "oracle/problem.h"
 
-typedef struct flush_ctx {
-    iohw_error err;
-} flush_ctx;
-
-static int flush_init(void **ctx)
-{
-    flush_ctx *c = calloc(1, sizeof *c);
-    if (c == NULL)
-        return IOHW_OUT_OF_MEMORY;
-    *ctx = c;
-    return IOHW_OK;
-}
-
-static void flush_fini(void *ctx)
-{
-    free(ctx);
-}
-
-static const char *flush_last_error(void *ctx)
-{
-    flush_ctx *c = ctx;
-    return c != NULL ? c->err.msg : "";
-}
-
-static int flush_check(const iohw_problem *p, iohw_error *err)
-{
-    if (p == NULL)
-        return iohw_error_set(err, "problem is NULL");
-    if (p->struct_size < sizeof(iohw_problem))
-        return iohw_error_set(err, "problem struct_size %u is too small",
-                              (unsigned)p->struct_size);
-    return iohw_problem_validate(p, err);
-}
-
-static int flush_supports(void *ctx, const iohw_problem *p)
-{
-    flush_ctx *c = ctx;
-    return flush_check(p, c != NULL ? &c->err : NULL) == 0 ? IOHW_OK
-                                                           : IOHW_UNSUPPORTED;
-}
+int iohw__flush_run(const iohw_problem *p, const void *x, const void *w,
+                    const void *bias, void *y, iohw_error *err);
 
 /* Sets the subnormal elements of a (n of dtype dt) to zero, sign kept. */
 static void flush_zero(iohw_dtype dt, void *a, int64_t n)
@@ -75,8 +38,7 @@ static void flush_zero(iohw_dtype dt, void *a, int64_t n)
 /* A flushed copy of n elements of dt at src; NULL when memory runs out. */
 static void *flushed(iohw_dtype dt, const void *src, int64_t n)
 {
-    size_t bytes = (size_t)(n > 0 ? n : 1) * iohw_dtype_size(dt);
-    void *d = malloc(bytes);
+    void *d = malloc((size_t)(n > 0 ? n : 1) * iohw_dtype_size(dt));
     if (d == NULL)
         return NULL;
     memcpy(d, src, (size_t)n * iohw_dtype_size(dt));
@@ -84,53 +46,28 @@ static void *flushed(iohw_dtype dt, const void *src, int64_t n)
     return d;
 }
 
-static int flush_run(void *ctx, const iohw_problem *p, const void *x,
-                     const void *w, const void *bias, void *y)
+int iohw__flush_run(const iohw_problem *p, const void *x, const void *w,
+                    const void *bias, void *y, iohw_error *err)
 {
-    flush_ctx *c = ctx;
-    iohw_error *err = c != NULL ? &c->err : NULL;
-    iohw_oracle_result r;
-    int rc = IOHW_BACKEND_ERROR;
-
-    if (flush_check(p, err) != 0)
-        return IOHW_INVALID_PROBLEM;
-    if (x == NULL || w == NULL || y == NULL || (p->has_bias && bias == NULL)) {
-        iohw_error_set(err, "run: an input or y is NULL");
-        return IOHW_INVALID_PROBLEM;
-    }
     const iohw_dtype dt = (iohw_dtype)p->dtype;
     const int64_t ny = iohw_problem_y_count(p);
     void *xf = flushed(dt, x, iohw_problem_x_count(p));
     void *wf = flushed(dt, w, iohw_problem_w_count(p));
-    void *bf = p->has_bias ? flushed(dt, bias, iohw_problem_bias_count(p)) : NULL;
+    void *bf = bias != NULL ? flushed(dt, bias, iohw_problem_bias_count(p)) : NULL;
+    iohw_oracle_result r;
+    int rc = -1;
+
     memset(&r, 0, sizeof r);
-    if (xf == NULL || wf == NULL || (p->has_bias && bf == NULL)) {
+    if (xf == NULL || wf == NULL || (bias != NULL && bf == NULL)) {
         iohw_error_set(err, "run: out of memory");
     } else if (iohw_oracle_run(p, xf, wf, bf, 1, &r, err) == 0) {
         memcpy(y, r.y, (size_t)ny * iohw_dtype_size(dt));
         flush_zero(dt, y, ny);
         iohw_oracle_result_free(&r);
-        rc = IOHW_OK;
+        rc = 0;
     }
     free(xf);
     free(wf);
     free(bf);
     return rc;
-}
-
-static const iohw_backend flush_table = {
-    .abi_version = IOHW_ABI_VERSION,
-    .struct_size = sizeof(iohw_backend),
-    .name = "flush",
-    .version = "iohw oracle 1, subnormals flushed",
-    .init = flush_init,
-    .fini = flush_fini,
-    .supports = flush_supports,
-    .run = flush_run,
-    .last_error = flush_last_error,
-};
-
-IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)
-{
-    return host_abi_version >= 1 ? &flush_table : NULL;
 }
