@@ -24,8 +24,8 @@
  * and as a mismatch with ratio +inf, whatever its value.
  * A declared flush (iohw_compare_flushed, specification section 3.4), with
  * m the dtype's smallest normal: the bound grows by
- *   m + min(T * m, eb) + T * min(m, eb)
- * (the result, the products and the partial sums flushed to zero), and an
+ *   min(eb, (2T + 1) * m)
+ * (the products, the partial sums and the result flushed to zero), and an
  * exact fill accepts 0 where |s| < m.
  *
  * One pass over the output, in blocks converted to double in bulk; the
@@ -97,14 +97,16 @@ static double ratio_of(const judge *j, double e, double eb, double g)
 }
 
 /* What flushing subnormals may add to an element's error (0 without a
- * declared flush): the result (m), the products (at most T of m each, and
- * at most eb in all) and the partial sums (T of at most min(m, eb)). */
+ * declared flush): each of the T products, the T partial sums and the
+ * result may be flushed, losing less than m each; and whatever is flushed,
+ * what is left is a sum of some of the terms, so no more than eb is lost
+ * in all. */
 static double flush_slack(const judge *j, double eb)
 {
     const double m = j->flush_min;
     if (m == 0.0)
         return 0.0;
-    return m + fmin(j->terms * m, eb) + j->terms * fmin(m, eb);
+    return fmin(eb, (2.0 * j->terms + 1.0) * m);
 }
 
 /* 1 when g passes; sets the element's bound and its ratio (or 0 when the

@@ -409,6 +409,7 @@ int iohw_diagnose(const iohw_case *c, const void *y, char *buf, size_t n)
         return 0;
     if (base_init(c, &b) != 0)
         return 0;
+    b.y = y;
     for (int i = 1; i < iohw__dg_table_count && len < sizeof line; i++) {
         iohw__dg_variant v;
         variant_init(&b, &v);

@@ -40,6 +40,8 @@ typedef struct iohw__dg_base {
     int64_t nx, nw, nb, ny;
     double *x, *w, *bias;         /* the case's inputs, canonical; bias NULL
                                      without bias */
+    const void *y;                /* the output diagnosed (case dtype and
+                                     layout), or NULL when judging */
 } iohw__dg_base;
 
 typedef struct iohw__dg_variant {

@@ -8,7 +8,10 @@
  *       x, w and bias with their subnormal values (of the case's dtype) set
  *       to zero, judged by the rule of a declared flush (products, partial
  *       sums and results below the smallest normal may read as zero): FTZ
- *       and DAZ, or kernels built on x86's bf16 instructions, which flush;
+ *       and DAZ, or kernels built on x86's bf16 instructions, which flush.
+ *       Named only for an output that holds no subnormal value (a flushing
+ *       kernel writes none) and shows the flush: a subnormal input, or a
+ *       zero where the oracle's value is not and flushing could lose it;
  *   output rounded toward zero (truncated) instead of to nearest even
  *       the exact result with its low bits dropped (bf16 taken as the top
  *       half of an f32, f16 or f32 converted by truncation);
@@ -88,26 +91,58 @@ static int64_t flushed_copy(const double *src, int64_t n, double lim,
     return copy != NULL ? flush(copy, n, lim) : -1;
 }
 
+/* 1 when some element's terms come near the smallest normal lim, where
+ * flushing can outweigh the default bound. */
+static int near_normal(const iohw__dg_base *b, double lim)
+{
+    const double u = iohw_dtype_unit_roundoff(b->p->dtype);
+    const double *eb = b->c->err_bound;
+    for (int64_t i = 0; eb != NULL && i < b->ny; i++)
+        if (eb[i] > 0 && eb[i] * u < 2 * lim)
+            return 1;
+    return 0;
+}
+
+/* 1 when the output diagnosed holds a subnormal value: a backend that
+ * flushes writes none. */
+static int output_has_subnormal(const iohw__dg_base *b, double lim)
+{
+    for (int64_t i = 0; i < b->ny; i++) {
+        const double g = iohw_dtype_load(b->p->dtype, b->y, (size_t)i);
+        if (g != 0 && fabs(g) < lim)
+            return 1;
+    }
+    return 0;
+}
+
+/* The mark of a flush in the output diagnosed: a zero where the oracle's
+ * value is not, within what flushing can lose ((2T + 1) lim). */
+static int zero_within_reach(const iohw__dg_base *b, double lim)
+{
+    const double reach = (2.0 * (double)b->c->terms_max + 1.0) * lim;
+    const double *e = b->c->y_f64;
+    for (int64_t i = 0; e != NULL && i < b->ny; i++)
+        if (e[i] != 0 && fabs(e[i]) <= reach &&
+            iohw_dtype_load(b->p->dtype, b->y, (size_t)i) == 0)
+            return 1;
+    return 0;
+}
+
 int iohw__dg_subnormals_flushed(const iohw__dg_base *b, iohw__dg_variant *v)
 {
     const double lim = min_normal(b->p->dtype);
-    const double u = iohw_dtype_unit_roundoff(b->p->dtype);
     int64_t nx = flushed_copy(b->x, b->nx, lim, v, 0, &v->x);
     int64_t nw = flushed_copy(b->w, b->nw, lim, v, 1, &v->w);
     int64_t nb = flushed_copy(b->bias, b->nb, lim, v, 2, &v->bias);
     if (nx < 0 || nw < 0 || nb < 0)
         return -1;
     v->judge_flushed = 1;
-    if (nx + nw + nb > 0)
-        return 1;
-    /* No subnormal input: it differs only where flushing can outweigh the
-     * default bound, on elements whose terms come near the smallest
-     * normal. */
-    const double *eb = b->c->err_bound;
-    for (int64_t i = 0; eb != NULL && i < b->ny; i++)
-        if (eb[i] > 0 && eb[i] * u < 2 * lim)
-            return 1;
-    return 0;
+    if (b->y == NULL)
+        return nx + nw + nb > 0 || near_normal(b, lim);
+    /* Naming: only an output without subnormals, that shows the flush. */
+    if (output_has_subnormal(b, lim))
+        return 0;
+    return nx + nw + nb > 0 || zero_within_reach(b, lim);
 }
 
 /* --- the final rounding ---------------------------------------------- */

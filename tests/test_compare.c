@@ -536,8 +536,8 @@ Test(compare, a_declared_flush_still_fails_a_wrong_normal_value)
 
 Test(compare, the_flush_slack_is_three_smallest_normals_for_one_term)
 {
-    /* T = 1, eb = 2^-120 > m = 2^-126: m + min(T m, eb) + T min(m, eb) =
-     * 3 m, beside which the default bound (3 * 2^-24 * 2^-120 plus half an
+    /* T = 1, eb = 2^-120 > m = 2^-126: min(eb, (2T + 1) m) = 3 m, beside
+     * which the default bound (3 * 2^-24 * 2^-120 plus half an
      * ulp of 2^-120, 2^-144) is 2^-17 of m. */
     tiny t;
     tiny_init(&t, IOHW_F32, 1, "normal", 1);
@@ -555,5 +555,18 @@ Test(compare, an_exact_fill_under_a_declared_flush_accepts_zero_for_a_subnormal_
     put(&t, 1, 3.0, 3.0, 3.0);
     judge_both(&t, IOHW_RESULT_FAIL, IOHW_RESULT_PASS);
     put(&t, 0, 0x1p-130, 0x1p-130, 0x1p-131);
+    judge_both(&t, IOHW_RESULT_FAIL, IOHW_RESULT_FAIL);
+}
+
+Test(compare, the_flush_slack_never_exceeds_the_elements_err_bound)
+{
+    /* T = 4, e = eb = 2^-128: (2T + 1) m = 9 * 2^-126 but eb is smaller,
+     * so the slack is eb: 0 passes (all lost), 3 * 2^-128 (off by 2 eb)
+     * does not. */
+    tiny t;
+    tiny_init(&t, IOHW_F32, 1, "normal", 4);
+    put(&t, 0, 0x1p-128, 0x1p-128, 0.0);
+    judge_both(&t, IOHW_RESULT_FAIL, IOHW_RESULT_PASS);
+    put(&t, 0, 0x1p-128, 0x1p-128, 3 * 0x1p-128);
     judge_both(&t, IOHW_RESULT_FAIL, IOHW_RESULT_FAIL);
 }

@@ -332,6 +332,45 @@ Test(diagnose_numeric, subnormal_inputs_flushed_to_zero)
     iohw_case_free(&c);
 }
 
+Test(diagnose_numeric, subnormal_results_flushed_without_subnormal_inputs)
+{
+    /* x of 2^-125 to 5 * 2^-125 (normal), w scaled down by 2^-3: results
+     * on both sides of 2^-126; the flushing backend writes the subnormal
+     * ones as 0. */
+    iohw_case c;
+    make("ci=2 co=2 in=3x3 k=2x2 seed=16", &c);
+    int64_t nx = iohw_problem_x_count(&c.p), nw = iohw_problem_w_count(&c.p);
+    for (int64_t i = 0; i < nx; i++)
+        set(&c, c.x, i, ldexp((double)(1 + i % 5), -125));
+    for (int64_t i = 0; i < nw; i++)
+        set(&c, c.w, i, ldexp(iohw_dtype_load(c.p.dtype, c.w, (size_t)i), -3));
+    complete(&c);
+    void *y = flushed_output(&c);
+    expect_differs(&c, y);
+    expect_named(&c, y, FLUSHED);
+    free(y);
+    iohw_case_free(&c);
+}
+
+Test(diagnose_numeric, an_output_holding_a_subnormal_is_not_named_as_flushed)
+{
+    /* A flushing backend writes no subnormal: the flushed output with one
+     * element a subnormal is some other bug. */
+    iohw_case c;
+    char buf[256];
+    subnormal_case(&c);
+    float *y = flushed_output(&c);
+    int64_t ny = iohw_problem_y_count(&c.p), k = 0;
+    while (k < ny && y[k] != 0)
+        k++;
+    cr_assert_lt(k, ny, "no flushed result");
+    y[k] = 0x1p-140f;
+    iohw_diagnose(&c, y, buf, sizeof buf);
+    cr_expect_null(strstr(buf, FLUSHED), "%s", buf);
+    free(y);
+    iohw_case_free(&c);
+}
+
 Test(diagnose_numeric, a_declared_flush_does_not_pass_an_unrelated_fault)
 {
     iohw_case c;
