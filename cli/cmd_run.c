@@ -74,6 +74,14 @@ const char iohw_cli_run_help[] =
     "                      (most common first) and run the case re-expressed\n"
     "                      in the first pair it claims; the result's message\n"
     "                      says which.  Without it such cases are UNSUPPORTED\n"
+    "  --subnormals MODE   ieee (default): results must match the IEEE oracle;\n"
+    "                      flush[:DTYPES] (e.g. flush:bf16,f32; all dtypes\n"
+    "                      without a list): the backend declares that it\n"
+    "                      flushes subnormal inputs and results to zero in\n"
+    "                      those dtypes (as x86 bf16 instructions do), so an\n"
+    "                      output that differs from the oracle only by that\n"
+    "                      passes, with the note \"" IOHW_RESULT_NOTE_FLUSHED "\"\n"
+    "                      in its message and in the summary\n"
     "  --no-diagnose       do not re-run the oracle under classic\n"
     "                      misinterpretations to name the bug behind a FAIL\n"
     "  --allow-empty       exit 0 even when no case was compared with the\n"
@@ -230,6 +238,13 @@ static int set_allow_empty(run_args *a, const char *v) { (void)v; a->o.allow_emp
 static int set_adapt_layout(run_args *a, const char *v) { (void)v; a->o.adapt_layout = 1; return 0; }
 static int set_quiet(run_args *a, const char *v) { (void)v; a->o.progress = IOHW_PROGRESS_NONE; return 0; }
 static int set_claim_coverage(run_args *a, const char *v) { (void)v; a->o.claim_coverage = 1; return 0; }
+static int set_subnormals(run_args *a, const char *v)
+{
+    iohw_error err = {{0}};
+    if (iohw_subnormals_parse(v, &a->o.subnormals_flush, &err) != 0)
+        return iohw_cli_usage("run", "--subnormals %s", err.msg);
+    return 0;
+}
 static int set_shrink(run_args *a, const char *v) { a->o.shrink = 1; a->o.shrink_dir = v; return 0; }
 
 #define OPTIONAL_VALUE 2
@@ -248,6 +263,7 @@ static const struct run_option {
     {"--timeout", NULL, 1, set_timeout},
     {"--memory-limit", NULL, 1, set_memory_limit},
     {"--breaker", NULL, 1, set_breaker},
+    {"--subnormals", NULL, 1, set_subnormals},
     {"--journal", NULL, 1, set_journal},
     {"--junit", NULL, 1, set_junit},
     {"--json", NULL, 1, set_json},

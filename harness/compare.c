@@ -22,6 +22,11 @@
  * largest ratio over all elements, mismatches or not.
  * Unwritten: an element whose bits equal the sentinel counts as unwritten
  * and as a mismatch with ratio +inf, whatever its value.
+ * A declared flush (iohw_compare_flushed, specification section 3.4), with
+ * m the dtype's smallest normal: the bound grows by
+ *   min(eb, (2T + 1) * m)
+ * (the products, the partial sums and the result flushed to zero), and an
+ * exact fill accepts 0 where |s| < m.
  *
  * One pass over the output, in blocks converted to double in bulk; the
  * layout is decoded only for the first IOHW_RESULT_POINTS mismatches.
@@ -46,6 +51,8 @@ typedef struct judge {
     int prec;       /* significand bits, implicit one included */
     int emin;       /* exponent of the smallest normal */
     int emax;       /* exponent of the largest finite binade */
+    double terms;   /* terms_max */
+    double flush_min; /* a declared flush: the smallest normal; else 0 */
 } judge;
 
 int iohw_compare_is_exact(const iohw_case *c)
@@ -89,6 +96,19 @@ static double ratio_of(const judge *j, double e, double eb, double g)
     return fabs(g - e) / (j->u * eb);
 }
 
+/* What flushing subnormals may add to an element's error (0 without a
+ * declared flush): each of the T products, the T partial sums and the
+ * result may be flushed, losing less than m each; and whatever is flushed,
+ * what is left is a sum of some of the terms, so no more than eb is lost
+ * in all. */
+static double flush_slack(const judge *j, double eb)
+{
+    const double m = j->flush_min;
+    if (m == 0.0)
+        return 0.0;
+    return fmin(eb, (2.0 * j->terms + 1.0) * m);
+}
+
 /* 1 when g passes; sets the element's bound and its ratio (or 0 when the
  * ratio cannot exceed worst, the largest so far). */
 static int judge_element(const judge *j, double e, double s, double eb,
@@ -99,7 +119,8 @@ static int judge_element(const judge *j, double e, double s, double eb,
 
     *bound = 0.0;
     if (j->exact) {
-        ok = isnan(s) ? isnan(g) : g == s;
+        ok = isnan(s) ? isnan(g)
+                      : g == s || (g == 0.0 && fabs(s) < j->flush_min);
         *ratio = ok ? 0.0 : ratio_of(j, e, eb, g);
         return ok;
     }
@@ -118,7 +139,7 @@ static int judge_element(const judge *j, double e, double s, double eb,
         *ratio = 0.0;
         return 1;
     }
-    *bound = j->scale * eb + half_ulp(j, s);
+    *bound = j->scale * eb + half_ulp(j, s) + flush_slack(j, eb);
     d = fabs(g - e);
     /* The division only when this element may be the worst so far. */
     *ratio = d > worst * j->u * eb ? ratio_of(j, e, eb, g) : 0.0;
@@ -243,22 +264,9 @@ static const char *check_case(const iohw_case *c, const void *y)
     return NULL;
 }
 
-void iohw_compare(const iohw_case *c, const void *y, const void *sentinel_bits,
-                  iohw_result *r)
+/* The result before anything is compared. */
+static void reset_result(iohw_result *r)
 {
-    /* Definitions. */
-    judge j;
-    const char *why;
-    size_t es;
-    int64_t count;
-    uint64_t sentinel = 0;
-    iohw_layout_map map;
-    int have_map = 0;
-    double got[BLOCK], stored[BLOCK];
-
-    /* Check the arguments. */
-    if (r == NULL)
-        return;
     r->exact = 0;
     r->elements = 0;
     r->mismatches = 0;
@@ -266,35 +274,68 @@ void iohw_compare(const iohw_case *c, const void *y, const void *sentinel_bits,
     r->worst_ratio = 0.0;
     r->npoints = 0;
     memset(r->errmap, 0, sizeof r->errmap);
-    why = check_case(c, y);
-    if (why != NULL) {
-        r->status = IOHW_RESULT_INVALID;
-        snprintf(r->message, sizeof r->message, "cannot compare: %s", why);
-        return;
+}
+
+/* The rule for c's dtype and fill; flush: the rule of a declared flush. */
+static void judge_init(judge *j, const iohw_case *c, int flush)
+{
+    j->exact = iohw_compare_is_exact(c);
+    j->dt = c->p.dtype;
+    j->u = iohw_dtype_unit_roundoff(j->dt);
+    j->scale = ((double)c->terms_max + 2.0) * j->u;
+    j->terms = (double)c->terms_max;
+    set_dtype_limits(j);
+    j->flush_min = flush ? ldexp(1.0, j->emin) : 0.0;
+}
+
+/* Counts mismatch i (got g, bound) in r: the coarse error map, and the
+ * point while there is room.  *have_map caches the layout's map. */
+static void note_mismatch(const iohw_case *c, int64_t i, double g,
+                          double bound, iohw_layout_map *map, int *have_map,
+                          iohw_result *r)
+{
+    int64_t coord[5] = {-1, -1, -1, -1, -1};
+
+    r->mismatches++;
+    if (*have_map == 0)
+        *have_map = iohw_layout_data_map(&c->p, 1, map, NULL) == 0 ? 1 : -1;
+    if (*have_map == 1) {
+        decode_point(map, i, coord);
+        errmap_add(&c->p, coord, r->errmap);
     }
-    es = iohw_dtype_size(c->p.dtype);
-    count = iohw_problem_y_count(&c->p);
-    if (sentinel_bits != NULL)
-        sentinel = load_bits(sentinel_bits, es);
+    if (r->npoints >= IOHW_RESULT_POINTS)
+        return;
+    iohw_point *pt = &r->points[r->npoints++];
+    pt->index = i;
+    for (int a = 0; a < 5; a++)
+        pt->coord[a] = coord[a];
+    pt->expected = c->y_f64[i];
+    pt->got = g;
+    pt->bound = bound;
+}
 
-    j.exact = iohw_compare_is_exact(c);
-    j.dt = c->p.dtype;
-    j.u = iohw_dtype_unit_roundoff(j.dt);
-    j.scale = ((double)c->terms_max + 2.0) * j.u;
-    set_dtype_limits(&j);
-    r->exact = j.exact;
+/* Judges every element of y against c, block by block. */
+static void judge_all(const judge *j, const iohw_case *c, const void *y,
+                      const void *sentinel_bits, iohw_result *r)
+{
+    const size_t es = iohw_dtype_size(c->p.dtype);
+    const int64_t count = iohw_problem_y_count(&c->p);
+    const uint64_t sentinel =
+        sentinel_bits != NULL ? load_bits(sentinel_bits, es) : 0;
+    iohw_layout_map map;
+    int have_map = 0;
+    double got[BLOCK], stored[BLOCK];
+
     r->elements = count;
-
-    /* One pass, block by block. */
     for (int64_t b0 = 0; b0 < count; b0 += BLOCK) {
         int64_t nb = count - b0 < BLOCK ? count - b0 : BLOCK;
         const unsigned char *yb = (const unsigned char *)y + (size_t)b0 * es;
-        to_double(j.dt, yb, got, nb);
-        to_double(j.dt, (const unsigned char *)c->y + (size_t)b0 * es, stored, nb);
+        to_double(j->dt, yb, got, nb);
+        to_double(j->dt, (const unsigned char *)c->y + (size_t)b0 * es, stored, nb);
         for (int64_t k = 0; k < nb; k++) {
             int64_t i = b0 + k;
             double ratio, bound;
-            int ok = judge_element(&j, c->y_f64[i], stored[k], c->err_bound[i],
+            int ok = judge_element(j, c->y_f64[i], stored[k], c->err_bound[i],
                                    got[k], r->worst_ratio, &ratio, &bound);
             if (sentinel_bits != NULL &&
                 load_bits(yb + (size_t)k * es, es) == sentinel) {
@@ -304,30 +345,41 @@ void iohw_compare(const iohw_case *c, const void *y, const void *sentinel_bits,
             }
             if (ratio > r->worst_ratio)
                 r->worst_ratio = ratio;
-            if (ok)
-                continue;
-            r->mismatches++;
-
-            /* Where it sits: coordinates, the coarse error map. */
-            int64_t coord[5] = {-1, -1, -1, -1, -1};
-            if (!have_map)
-                have_map = iohw_layout_data_map(&c->p, 1, &map, NULL) == 0 ? 1 : -1;
-            if (have_map == 1) {
-                decode_point(&map, i, coord);
-                errmap_add(&c->p, coord, r->errmap);
-            }
-            if (r->npoints >= IOHW_RESULT_POINTS)
-                continue;
-
-            /* Record the point. */
-            iohw_point *pt = &r->points[r->npoints++];
-            pt->index = i;
-            for (int a = 0; a < 5; a++)
-                pt->coord[a] = coord[a];
-            pt->expected = c->y_f64[i];
-            pt->got = got[k];
-            pt->bound = bound;
+            if (!ok)
+                note_mismatch(c, i, got[k], bound, &map, &have_map, r);
         }
     }
+}
+
+static void compare_by(const iohw_case *c, const void *y,
+                       const void *sentinel_bits, int flush, iohw_result *r)
+{
+    judge j;
+    const char *why;
+
+    if (r == NULL)
+        return;
+    reset_result(r);
+    why = check_case(c, y);
+    if (why != NULL) {
+        r->status = IOHW_RESULT_INVALID;
+        snprintf(r->message, sizeof r->message, "cannot compare: %s", why);
+        return;
+    }
+    judge_init(&j, c, flush);
+    r->exact = j.exact;
+    judge_all(&j, c, y, sentinel_bits, r);
     r->status = r->mismatches == 0 ? IOHW_RESULT_PASS : IOHW_RESULT_FAIL;
+}
+
+void iohw_compare(const iohw_case *c, const void *y, const void *sentinel_bits,
+                  iohw_result *r)
+{
+    compare_by(c, y, sentinel_bits, 0, r);
+}
+
+void iohw_compare_flushed(const iohw_case *c, const void *y,
+                          const void *sentinel_bits, iohw_result *r)
+{
+    compare_by(c, y, sentinel_bits, 1, r);
 }

@@ -29,6 +29,17 @@
 void iohw_compare(const iohw_case *c, const void *y, const void *sentinel_bits,
                   iohw_result *r);
 
+/* The same under a declared subnormal flush (`iohw run --subnormals
+ * flush`, specification section 3.4): every element's bound grows by what
+ * flushing subnormal products, partial sums and the result to zero may
+ * change, min(err_bound, (2T + 1) * m) with m the dtype's smallest normal
+ * and T terms_max, and an exact fill accepts 0
+ * where the stored value is below m in magnitude.  Subnormal inputs are
+ * not this function's business: iohw_diagnose_flush_passes re-evaluates
+ * the oracle without them. */
+void iohw_compare_flushed(const iohw_case *c, const void *y,
+                          const void *sentinel_bits, iohw_result *r);
+
 /* 1 when the case's fill demands bit equality ("exact"). */
 int iohw_compare_is_exact(const iohw_case *c);
 

@@ -260,6 +260,21 @@ static int count_tags(const iohw_result *r, tag_row **rows, int n, int *cap)
     return n;
 }
 
+/* How many cases passed only under a declared subnormal flush, and the
+ * first of them. */
+static void print_flushed(const iohw_run_results *r, FILE *out)
+{
+    int64_t n = 0, first = -1;
+    for (int64_t i = 0; i < r->count; i++)
+        if (iohw_result_flushed(&r->items[i])) {
+            first = first < 0 ? i : first;
+            n++;
+        }
+    if (n > 0)
+        fprintf(out, "\nPASS with a note: %lld case(s) with %s (first: %s)\n",
+                (long long)n, IOHW_RESULT_NOTE_FLUSHED, r->items[first].case_id);
+}
+
 /* 1 when some result is bad. */
 static int any_bad(const iohw_run_results *r)
 {
@@ -340,6 +355,7 @@ void iohw_run_summary(const iohw_run_results *r, FILE *out)
     char claim[256];
     if (iohw_run_claim_sentence(r, claim, sizeof claim) == 0)
         fprintf(out, "\nclaimed-pair coverage: %s\n", claim);
+    print_flushed(r, out);
     print_verdict(r, counts, out);
 }
 

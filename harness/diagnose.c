@@ -128,6 +128,29 @@ static int base_init(const iohw_case *c, iohw__dg_base *b)
 
 /* --- a variant on the case's grid -------------------------------------- */
 
+/* The variant's product on problem q (nq output elements, no bias) into
+ * malloc'd *yq and *eq; 0, or -1 when q is invalid or memory ran out. */
+static int run_core(const iohw__dg_variant *v, const iohw_problem *q,
+                    int64_t nq, double **yq, double **eq)
+{
+    *yq = NULL;
+    *eq = NULL;
+    if (iohw_problem_validate(q, NULL) != 0)
+        return -1;
+    *yq = malloc((size_t)nq * sizeof **yq);
+    *eq = malloc((size_t)nq * sizeof **eq);
+    if (*yq != NULL && *eq != NULL &&
+        (v->skip_zero ? iohw__dg_conv_skip_zero(q, v->x, v->w, *yq, *eq)
+                      : iohw_conv_transpose_ref(q, v->x, v->w, NULL,
+                                                q->dtype == IOHW_F64, 1, *yq,
+                                                *eq, NULL)) == 0)
+        return 0;
+    free(*yq);
+    free(*eq);
+    *yq = *eq = NULL;
+    return -1;
+}
+
 /* The variant's y and err_bound on the case's grid, canonical order
  * [N][C_out][O...]; *terms its terms_max.  The product is computed without
  * the bias, which is added when placing it. */
@@ -175,17 +198,8 @@ static int variant_on_grid(const iohw__dg_base *b, const iohw__dg_variant *v,
     /* Run the oracle's core. */
     *terms = 0;
     if (!none) {
-        if (iohw_problem_validate(&q, NULL) != 0)
+        if (run_core(v, &q, nq, &yq, &eq) != 0)
             return -1;
-        yq = malloc((size_t)nq * sizeof *yq);
-        eq = malloc((size_t)nq * sizeof *eq);
-        if (yq == NULL || eq == NULL ||
-            iohw_conv_transpose_ref(&q, v->x, v->w, NULL, q.dtype == IOHW_F64, 1,
-                                    yq, eq, NULL) != 0) {
-            free(yq);
-            free(eq);
-            return -1;
-        }
         *terms = iohw_oracle_terms_max(&q);
     }
 
@@ -218,51 +232,84 @@ static int variant_on_grid(const iohw__dg_base *b, const iohw__dg_variant *v,
     return 0;
 }
 
-/* 1 when y matches the variant within the tolerance, 0 when not, -1 when
- * the variant could not be evaluated. */
-static int matches_variant(const iohw__dg_base *b, const iohw__dg_variant *v,
-                           const void *y)
+/* The variant's outputs as a case t on the case's grid and layout, in
+ * buf (ym, em: doubles, yd: the dtype); the result rounded as the variant
+ * rounds it, so that an exact fill judges a rounding variant bit for bit.
+ * 0, or -1 when the variant could not be evaluated. */
+typedef struct variant_case {
+    iohw_case t;
+    double *ym, *em;
+    void *yd;
+} variant_case;
+
+static void variant_case_free(variant_case *vc)
+{
+    free(vc->ym);
+    free(vc->em);
+    free(vc->yd);
+}
+
+static int variant_case_make(const iohw__dg_base *b, const iohw__dg_variant *v,
+                             variant_case *vc)
 {
     const size_t ny = (size_t)b->ny;
     double *yc = malloc(ny * sizeof *yc);
     double *ec = malloc(ny * sizeof *ec);
-    double *ym = malloc(ny * sizeof *ym);
-    double *em = malloc(ny * sizeof *em);
-    void *yd = malloc(ny * iohw_dtype_size(b->p->dtype));
     iohw_layout_map m;
-    iohw_case t;
-    iohw_result r;
     int64_t terms;
     int rc = -1;
 
-    if (yc == NULL || ec == NULL || ym == NULL || em == NULL || yd == NULL)
+    memset(vc, 0, sizeof *vc);
+    vc->ym = malloc(ny * sizeof *vc->ym);
+    vc->em = malloc(ny * sizeof *vc->em);
+    vc->yd = malloc(ny * iohw_dtype_size(b->p->dtype));
+    if (yc == NULL || ec == NULL || vc->ym == NULL || vc->em == NULL || vc->yd == NULL)
         goto done;
     if (variant_on_grid(b, v, yc, ec, &terms) != 0)
         goto done;
-    if (v->flush_results)
-        iohw__dg_flush_subnormals(b->p->dtype, yc, b->ny);
+    if (v->out_round != IOHW__DG_ROUND_NEAREST_EVEN)
+        for (size_t i = 0; i < ny; i++)
+            yc[i] = iohw__dg_round(b->p->dtype, v->out_round, yc[i]);
     if (iohw_layout_data_map_as(b->p, 1, v->out_layout, &m, NULL) != 0)
         goto done;
-    iohw_layout_from_canonical(&m, sizeof(double), yc, ym);
-    iohw_layout_from_canonical(&m, sizeof(double), ec, em);
-    iohw_dtype_from_double(b->p->dtype, ym, yd, ny);
+    iohw_layout_from_canonical(&m, sizeof(double), yc, vc->ym);
+    iohw_layout_from_canonical(&m, sizeof(double), ec, vc->em);
+    iohw_dtype_from_double(b->p->dtype, vc->ym, vc->yd, ny);
 
-    memset(&t, 0, sizeof t);
-    t.p = *b->p;
-    t.terms_max = terms;
-    t.y = yd;
-    t.y_f64 = ym;
-    t.err_bound = em;
-    memset(&r, 0, sizeof r);
-    iohw_compare(&t, y, NULL, &r);
-    rc = r.status == IOHW_RESULT_PASS;
+    vc->t.p = *b->p;
+    vc->t.terms_max = terms;
+    vc->t.y = vc->yd;
+    vc->t.y_f64 = vc->ym;
+    vc->t.err_bound = vc->em;
+    if (v->out_round != IOHW__DG_ROUND_NEAREST_EVEN)
+        memcpy(vc->t.fill, b->c->fill, sizeof vc->t.fill);
+    rc = 0;
 done:
     free(yc);
     free(ec);
-    free(ym);
-    free(em);
-    free(yd);
+    if (rc != 0)
+        variant_case_free(vc);
     return rc;
+}
+
+/* 1 when y matches the variant within the tolerance (the rule of a
+ * declared flush for a flushing variant), 0 when not, -1 when the variant
+ * could not be evaluated.  sentinel_bits as in iohw_compare. */
+static int matches_variant(const iohw__dg_base *b, const iohw__dg_variant *v,
+                           const void *y, const void *sentinel_bits)
+{
+    variant_case vc;
+    iohw_result r;
+
+    if (variant_case_make(b, v, &vc) != 0)
+        return -1;
+    memset(&r, 0, sizeof r);
+    if (v->judge_flushed)
+        iohw_compare_flushed(&vc.t, y, sentinel_bits, &r);
+    else
+        iohw_compare(&vc.t, y, sentinel_bits, &r);
+    variant_case_free(&vc);
+    return r.status == IOHW_RESULT_PASS;
 }
 
 static void variant_init(const iohw__dg_base *b, iohw__dg_variant *v)
@@ -294,6 +341,49 @@ static void say(char *buf, size_t n, const char *text)
         snprintf(buf, n, "%s", text);
 }
 
+/* 1 when c has its inputs and outputs and a valid problem. */
+static int complete(const iohw_case *c)
+{
+    return c != NULL && c->x != NULL && c->w != NULL && c->y != NULL &&
+           c->y_f64 != NULL && c->err_bound != NULL &&
+           (!c->p.has_bias || c->bias != NULL) &&
+           iohw_problem_validate(&c->p, NULL) == 0;
+}
+
+/* 1 when the variant's inputs differ from the case's. */
+static int inputs_changed(const iohw__dg_base *b, const iohw__dg_variant *v)
+{
+    return memcmp(v->x, b->x, (size_t)b->nx * sizeof *b->x) != 0 ||
+           memcmp(v->w, b->w, (size_t)b->nw * sizeof *b->w) != 0 ||
+           (b->bias != NULL &&
+            memcmp(v->bias, b->bias, (size_t)b->nb * sizeof *b->bias) != 0);
+}
+
+int iohw_diagnose_flush_passes(const iohw_case *c, const void *y,
+                               const void *sentinel_bits)
+{
+    iohw__dg_base b;
+    iohw__dg_variant v;
+    iohw_result r;
+    int rc;
+
+    if (y == NULL || !complete(c))
+        return -1;
+    memset(&r, 0, sizeof r);
+    iohw_compare_flushed(c, y, sentinel_bits, &r);
+    if (r.status == IOHW_RESULT_PASS)
+        return 1;
+    if (base_init(c, &b) != 0)
+        return -1;
+    variant_init(&b, &v);
+    rc = iohw__dg_subnormals_flushed(&b, &v);
+    if (rc >= 0)
+        rc = inputs_changed(&b, &v) ? matches_variant(&b, &v, y, sentinel_bits) : 0;
+    variant_free(&v);
+    base_free(&b);
+    return rc;
+}
+
 int iohw_diagnose(const iohw_case *c, const void *y, char *buf, size_t n)
 {
     iohw__dg_base b;
@@ -302,9 +392,7 @@ int iohw_diagnose(const iohw_case *c, const void *y, char *buf, size_t n)
     int found = 0;
 
     say(buf, n, "");
-    if (c == NULL || y == NULL || c->x == NULL || c->w == NULL || c->y == NULL ||
-        c->y_f64 == NULL || c->err_bound == NULL || (c->p.has_bias && c->bias == NULL) ||
-        iohw_problem_validate(&c->p, NULL) != 0)
+    if (y == NULL || !complete(c))
         return 0;
 
     /* 1. Outputs left unwritten. */
@@ -323,10 +411,11 @@ int iohw_diagnose(const iohw_case *c, const void *y, char *buf, size_t n)
         say(buf, n, "no diagnosis: out of memory");
         return 0;
     }
+    b.y = y;
     for (int i = 1; i < iohw__dg_table_count && len < sizeof line; i++) {
         iohw__dg_variant v;
         variant_init(&b, &v);
-        if (iohw__dg_table[i].build(&b, &v) == 1 && matches_variant(&b, &v, y) == 1) {
+        if (iohw__dg_table[i].build(&b, &v) == 1 && matches_variant(&b, &v, y, NULL) == 1) {
             int k = snprintf(line + len, sizeof line - len, "%s%s",
                              found ? ", or with " : "matches the oracle with ",
                              iohw__dg_table[i].name);

@@ -40,6 +40,8 @@ typedef struct iohw__dg_base {
     int64_t nx, nw, nb, ny;
     double *x, *w, *bias;         /* the case's inputs, canonical; bias NULL
                                      without bias */
+    const void *y;                /* the output diagnosed (case dtype and
+                                     layout), or NULL when judging */
 } iohw__dg_base;
 
 typedef struct iohw__dg_variant {
@@ -51,9 +53,23 @@ typedef struct iohw__dg_variant {
     char out_layout[16];
     int out_interleaved;
     double *owned[3];             /* copies to free (x, w, bias) */
-    int flush_results;            /* 1: results below the dtype's smallest
-                                     normal magnitude read as zero */
+    int judge_flushed;            /* 1: judged by the rule of a declared
+                                     flush (iohw_compare_flushed): products,
+                                     partial sums and results below the
+                                     smallest normal may read as zero */
+    int out_round;                /* how the result was rounded to the
+                                     dtype: IOHW__DG_ROUND_* */
+    int skip_zero;                /* 1: products with a zero factor are
+                                     skipped (iohw__dg_conv_skip_zero) */
 } iohw__dg_variant;
+
+/* Roundings of the result to the dtype (iohw__dg_variant.out_round). */
+enum {
+    IOHW__DG_ROUND_NEAREST_EVEN = 0, /* the correct one */
+    IOHW__DG_ROUND_TRUNCATE,         /* toward zero */
+    IOHW__DG_ROUND_HALF_AWAY,        /* to nearest, ties away from zero */
+    IOHW__DG_ROUND_SATURATE          /* to nearest even, overflow to +-max */
+};
 
 /* Fills v for one misinterpretation, starting from the correct one.
  * Returns 1 when it applies and differs from the case, 0 when it does not
@@ -69,10 +85,26 @@ typedef struct iohw__dg_entry {
 extern const iohw__dg_entry iohw__dg_table[];
 extern const int iohw__dg_table_count;
 
-/* Sets the values of y (n of them) whose magnitude is below dt's smallest
- * normal number to zero, keeping the sign: what a kernel that flushes
- * subnormal results to zero writes. */
-void iohw__dg_flush_subnormals(iohw_dtype dt, double *y, int64_t n);
+/* The numeric faults (diagnose_numeric.c), builders as above. */
+int iohw__dg_subnormals_flushed(const iohw__dg_base *b, iohw__dg_variant *v);
+int iohw__dg_truncated(const iohw__dg_base *b, iohw__dg_variant *v);
+int iohw__dg_half_away(const iohw__dg_base *b, iohw__dg_variant *v);
+int iohw__dg_saturated(const iohw__dg_base *b, iohw__dg_variant *v);
+int iohw__dg_zero_skipped(const iohw__dg_base *b, iohw__dg_variant *v);
+int iohw__dg_w_bf16(const iohw__dg_base *b, iohw__dg_variant *v);
+int iohw__dg_x_bf16(const iohw__dg_base *b, iohw__dg_variant *v);
+int iohw__dg_xw_bf16(const iohw__dg_base *b, iohw__dg_variant *v);
+
+/* v rounded to dt by `mode` (IOHW__DG_ROUND_*), as a double; NaN and +-Inf
+ * stay.  f64 is returned as it is. */
+double iohw__dg_round(iohw_dtype dt, int mode, double v);
+
+/* The oracle's core (iohw_conv_transpose_ref's arguments, no bias) with
+ * every product that has a zero factor skipped, so 0 x Inf and 0 x NaN add
+ * nothing; eb sums |x * w| over the products kept.  0, or -1 on a problem
+ * that does not validate. */
+int iohw__dg_conv_skip_zero(const iohw_problem *q, const double *x,
+                            const double *w, double *y, double *eb);
 
 /* The case's x memory read as if it were in data layout `layout`, or its w
  * memory read as if in weight layout `layout`: canonical doubles, malloc'd;

@@ -34,16 +34,13 @@
  *                              broadcast to every output position
  *   data layout read as ...    x read and y written in NC+spatial or
  *                              N+spatial+C order whatever the case's layout
- *   subnormals flushed to zero x, w and bias with their subnormal values
- *                              (of the case's dtype) set to zero, and the
- *                              results below the smallest normal too: what
- *                              kernels built on x86's bf16 dot-product
- *                              instructions compute (they flush both)
+ *   subnormals flushed, output rounded by truncation or half away,
+ *   overflow saturated, zero products skipped, x or w rounded to bf16:
+ *                              the numeric faults, diagnose_numeric.c
  *   all products dropped       only the bias (or zeros) everywhere
  */
 #include "harness/diagnose_internal.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -421,68 +418,6 @@ static int layout_channels_last(const iohw__dg_base *b, iohw__dg_variant *v)
     return data_read_as(b, v, layout);
 }
 
-/* The smallest normal magnitude of a dtype. */
-static double min_normal(iohw_dtype dt)
-{
-    switch (dt) {
-    case IOHW_F16: return 0x1p-14;
-    case IOHW_F64: return 0x1p-1022;
-    default: return 0x1p-126; /* f32 and bf16 */
-    }
-}
-
-/* Zeroes the subnormal values of a (n of them, sign kept); how many. */
-static int64_t flush(double *a, int64_t n, double lim)
-{
-    int64_t k = 0;
-    for (int64_t i = 0; a != NULL && i < n; i++)
-        if (a[i] != 0 && fabs(a[i]) < lim) {
-            a[i] = copysign(0.0, a[i]);
-            k++;
-        }
-    return k;
-}
-
-void iohw__dg_flush_subnormals(iohw_dtype dt, double *y, int64_t n)
-{
-    flush(y, n, min_normal(dt));
-}
-
-/* A flushed copy of one of the case's inputs into v->owned[i]; its count of
- * flushed values, or -1 when memory runs out. */
-static int64_t flushed_copy(const double *src, int64_t n, double lim,
-                            iohw__dg_variant *v, int i, const double **dst)
-{
-    if (src == NULL)
-        return 0;
-    double *copy = malloc((size_t)n * sizeof *copy);
-    if (copy == NULL)
-        return -1;
-    memcpy(copy, src, (size_t)n * sizeof *copy);
-    v->owned[i] = copy;
-    *dst = copy;
-    return flush(copy, n, lim);
-}
-
-static int subnormals_flushed(const iohw__dg_base *b, iohw__dg_variant *v)
-{
-    const double lim = min_normal(b->p->dtype);
-    int64_t nx = flushed_copy(b->x, b->nx, lim, v, 0, &v->x);
-    int64_t nw = flushed_copy(b->w, b->nw, lim, v, 1, &v->w);
-    int64_t nb = flushed_copy(b->bias, b->nb, lim, v, 2, &v->bias);
-    if (nx < 0 || nw < 0 || nb < 0)
-        return -1;
-    v->flush_results = 1;
-    if (nx + nw + nb > 0)
-        return 1;
-    /* No subnormal input: it differs only where a result is subnormal. */
-    const double *y = b->c->y_f64;
-    for (int64_t i = 0; y != NULL && i < b->ny; i++)
-        if (y[i] != 0 && fabs(y[i]) < lim)
-            return 1;
-    return 0;
-}
-
 static int products_dropped(const iohw__dg_base *b, iohw__dg_variant *v)
 {
     for (int a = 0; a < b->rank; a++)
@@ -515,7 +450,18 @@ const iohw__dg_entry iohw__dg_table[] = {
     {"size-1 input axes squeezed", size1_squeezed},
     {"data layout read as channels-first (NCHW)", layout_channels_first},
     {"data layout read as channels-last (NHWC)", layout_channels_last},
-    {"subnormal inputs and results flushed to zero", subnormals_flushed},
+    {"subnormal inputs and results flushed to zero", iohw__dg_subnormals_flushed},
+    {"output rounded toward zero (truncated) instead of to nearest even",
+     iohw__dg_truncated},
+    {"output rounded half away from zero instead of half to even",
+     iohw__dg_half_away},
+    {"overflow saturated at the largest finite value instead of +-Inf",
+     iohw__dg_saturated},
+    {"products with a zero factor skipped (0 x Inf and 0 x NaN gave no NaN)",
+     iohw__dg_zero_skipped},
+    {"weights rounded to bf16 before an f32 reduction", iohw__dg_w_bf16},
+    {"x rounded to bf16 before an f32 reduction", iohw__dg_x_bf16},
+    {"x and weights rounded to bf16 before an f32 reduction", iohw__dg_xw_bf16},
     {"all products dropped (bias only or zeros)", products_dropped},
 };
 

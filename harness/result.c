@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/run.h"  /* iohw_subnormals_format */
+
 static const char *const status_names[] = {
 #define IOHW_XX(name, bad, meaning) #name,
     IOHW_RESULT_STATUS_MAP(IOHW_XX)
@@ -120,6 +122,11 @@ static void append_options(char *buf, size_t n, size_t *len,
                  (long long)o->memory_limit_mb);
         append(buf, n, len, num);
     }
+    if (o->subnormals_flush != 0) {
+        append(buf, n, len, " --subnormals ");
+        iohw_subnormals_format(o->subnormals_flush, num, sizeof num);
+        append(buf, n, len, num);
+    }
 }
 
 int iohw_repro_format(const iohw_repro_options *o, const iohw_result *r,
@@ -156,4 +163,10 @@ int iohw_repro_command(const char *backend, const iohw_result *r, char *buf,
     iohw_repro_options o;
     iohw_repro_options_backend(backend, &o);
     return iohw_repro_format(&o, r, buf, n);
+}
+
+int iohw_result_flushed(const iohw_result *r)
+{
+    return r != NULL && r->status == IOHW_RESULT_PASS &&
+           strstr(r->message, IOHW_RESULT_NOTE_FLUSHED) != NULL;
 }

@@ -37,6 +37,12 @@ int iohw_result_status_bad(iohw_result_status s);
 /* Parses a status name (upper case); 0 or -1. */
 int iohw_result_status_parse(const char *name, iohw_result_status *s);
 
+/* The start of the message of a case that passed only under a declared
+ * subnormal flush (`iohw run --subnormals flush`, specification section
+ * 3.4); reports count and show such cases. */
+#define IOHW_RESULT_NOTE_FLUSHED "subnormals flushed (declared)"
+
+
 #define IOHW_RESULT_POINTS 8
 /* Bins per axis of iohw_result.errmap. */
 #define IOHW_RESULT_ERRMAP 16
@@ -95,7 +101,8 @@ typedef struct iohw_result {
  * OPTIONS are the options of the run that change a case's outcome, so that
  * the command gives the same status: --adapt-layout (also when the result's
  * message shows that the case was run in adapted layouts), a --timeout that
- * is not the scaled default, a --memory-limit that is not the default.  An
+ * is not the scaled default, a --memory-limit that is not the default, a
+ * --subnormals that is not ieee.  An
  * option that changes an outcome in the future gets a member here and a
  * line in iohw_repro_format (result.c); iohw_repro_options_of_run (run.h)
  * fills them from a run's options. */
@@ -111,6 +118,7 @@ typedef struct iohw_repro_options {
     int timeout_fixed;
     int64_t memory_limit_mb;  /* --memory-limit MB when >= 0; -1: the
                                  default (no option) */
+    unsigned subnormals_flush; /* --subnormals flush:... when not 0 */
 } iohw_repro_options;
 
 /* Options holding only the backend. */
@@ -126,5 +134,9 @@ int iohw_repro_format(const iohw_repro_options *o, const iohw_result *r,
  * message shows adapted layouts). */
 int iohw_repro_command(const char *backend, const iohw_result *r, char *buf,
                        int n);
+
+/* 1 when r is a PASS under a declared subnormal flush (its message holds
+ * IOHW_RESULT_NOTE_FLUSHED, after an adapted-layout note if any). */
+int iohw_result_flushed(const iohw_result *r);
 
 #endif

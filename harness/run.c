@@ -523,6 +523,7 @@ int iohw_run(const iohw_run_options *o, iohw_run_results *out, iohw_error *err)
     st.cfg.diagnose = o->diagnose;
     st.cfg.adapt_layout = o->adapt_layout;
     st.cfg.memory_limit_mb = o->memory_limit_mb;
+    st.cfg.subnormals_flush = o->subnormals_flush;
     st.limits = iohw_case_timeouts(o, &st.suite);
     if (st.limits == NULL) {
         iohw_error_set(err, "out of memory");

@@ -21,6 +21,7 @@
 
 #include "harness/machine.h"
 #include "harness/result.h"
+#include "iohw/backend.h"
 #include "oracle/error.h"
 
 /* The defaults iohw_run_options_init sets (and `iohw run` documents). */
@@ -73,6 +74,10 @@ typedef struct iohw_run_options {
     int claim_coverage;         /* 1: the cli computes the claimed-pair
                                    coverage after the run (cli/claim.h);
                                    the run itself ignores it */
+    unsigned subnormals_flush;  /* bit 1 << dtype for each dtype whose
+                                   subnormals the backend declares it flushes
+                                   to zero (--subnormals flush[:DTYPES],
+                                   specification section 3.4); 0 = ieee */
 } iohw_run_options;
 
 /* Zeroes *o and sets the defaults of `iohw run`: shard 1/1, one job per
@@ -80,6 +85,22 @@ typedef struct iohw_run_options {
  * IOHW_RUN_MEMORY_LIMIT_MB, diagnosis on, breaker IOHW_RUN_BREAKER, plain
  * progress lines, no failure blocks. */
 void iohw_run_options_init(iohw_run_options *o);
+
+/* The bit of dtype dt in iohw_run_options.subnormals_flush, and every
+ * dtype's. */
+#define IOHW_SUBNORMALS_FLUSH_BIT(dt) (1u << (unsigned)(dt))
+#define IOHW_SUBNORMALS_FLUSH_ALL                                           \
+    (IOHW_SUBNORMALS_FLUSH_BIT(IOHW_F32) | IOHW_SUBNORMALS_FLUSH_BIT(IOHW_F64) | \
+     IOHW_SUBNORMALS_FLUSH_BIT(IOHW_F16) | IOHW_SUBNORMALS_FLUSH_BIT(IOHW_BF16))
+
+/* Parses the value of --subnormals: "ieee" (0), "flush" (every dtype) or
+ * "flush:DTYPES" (comma-separated dtype names, e.g. "flush:bf16,f32").
+ * 0, or -1 with the reason naming the bad part. */
+int iohw_subnormals_parse(const char *text, unsigned *mask, iohw_error *err);
+
+/* The value of --subnormals for mask: "ieee", "flush" or "flush:f32,bf16"
+ * (dtypes in code order), cut to buf (size n). */
+void iohw_subnormals_format(unsigned mask, char *buf, size_t n);
 
 /* A run's results, in case order (file order, then id order). */
 typedef struct iohw_run_results {

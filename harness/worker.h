@@ -81,6 +81,8 @@ typedef struct iohw_worker_config {
     int64_t memory_limit_mb;     /* RLIMIT_AS, 0 = none (ignored under ASan) */
     int adapt_layout;            /* re-express unclaimed cases in layouts
                                     the backend claims (harness/adapt.h) */
+    unsigned subnormals_flush;   /* dtypes whose subnormals the backend
+                                    declares flushed (harness/run.h) */
 } iohw_worker_config;
 
 /* The verifier's life in the child: never returns (_exit).  Reads

@@ -498,3 +498,75 @@ Test(compare, the_error_map_of_rank_one_uses_a_single_row)
     iohw_result r = wrong_at(&t, 1, in, "NWC", 2, 3, idx, 2);
     cr_expect_eq(r.errmap[12], 2);
 }
+
+/* --- a declared subnormal flush (specification section 3.4) ------------ */
+
+/* Status of t's output under the default rule and under a declared flush. */
+static void judge_both(tiny *t, iohw_result_status strict,
+                       iohw_result_status flushed)
+{
+    iohw_result r;
+    memset(&r, 0, sizeof r);
+    iohw_compare(&t->c, t->got, NULL, &r);
+    cr_expect_eq(r.status, strict, "default rule: %s",
+                 iohw_result_status_name(r.status));
+    memset(&r, 0, sizeof r);
+    iohw_compare_flushed(&t->c, t->got, NULL, &r);
+    cr_expect_eq(r.status, flushed, "declared flush: %s",
+                 iohw_result_status_name(r.status));
+}
+
+Test(compare, a_subnormal_result_read_as_zero_passes_only_under_a_declared_flush)
+{
+    tiny t;
+    tiny_init(&t, IOHW_F32, 2, "normal", 4);
+    put(&t, 0, 0x1p-130, 0x1p-130, 0.0);
+    put(&t, 1, -0x1p-149, 0x1p-149, -0.0);
+    judge_both(&t, IOHW_RESULT_FAIL, IOHW_RESULT_PASS);
+}
+
+Test(compare, a_declared_flush_still_fails_a_wrong_normal_value)
+{
+    tiny t;
+    tiny_init(&t, IOHW_F32, 2, "normal", 4);
+    put(&t, 0, 0x1p-130, 0x1p-130, 0.0);
+    put(&t, 1, 1.0, 1.0, 1.0 + 0x1p-10);
+    judge_both(&t, IOHW_RESULT_FAIL, IOHW_RESULT_FAIL);
+}
+
+Test(compare, the_flush_slack_is_three_smallest_normals_for_one_term)
+{
+    /* T = 1, eb = 2^-120 > m = 2^-126: min(eb, (2T + 1) m) = 3 m, beside
+     * which the default bound (3 * 2^-24 * 2^-120 plus half an
+     * ulp of 2^-120, 2^-144) is 2^-17 of m. */
+    tiny t;
+    tiny_init(&t, IOHW_F32, 1, "normal", 1);
+    put(&t, 0, 0x1p-120, 0x1p-120, 0x1p-120 - 3 * 0x1p-126);
+    judge_both(&t, IOHW_RESULT_FAIL, IOHW_RESULT_PASS);
+    put(&t, 0, 0x1p-120, 0x1p-120, 0x1p-120 - 4 * 0x1p-126);
+    judge_both(&t, IOHW_RESULT_FAIL, IOHW_RESULT_FAIL);
+}
+
+Test(compare, an_exact_fill_under_a_declared_flush_accepts_zero_for_a_subnormal_only)
+{
+    tiny t;
+    tiny_init(&t, IOHW_BF16, 2, "exact", 2);
+    put(&t, 0, 0x1p-130, 0x1p-130, 0.0);
+    put(&t, 1, 3.0, 3.0, 3.0);
+    judge_both(&t, IOHW_RESULT_FAIL, IOHW_RESULT_PASS);
+    put(&t, 0, 0x1p-130, 0x1p-130, 0x1p-131);
+    judge_both(&t, IOHW_RESULT_FAIL, IOHW_RESULT_FAIL);
+}
+
+Test(compare, the_flush_slack_never_exceeds_the_elements_err_bound)
+{
+    /* T = 4, e = eb = 2^-128: (2T + 1) m = 9 * 2^-126 but eb is smaller,
+     * so the slack is eb: 0 passes (all lost), 3 * 2^-128 (off by 2 eb)
+     * does not. */
+    tiny t;
+    tiny_init(&t, IOHW_F32, 1, "normal", 4);
+    put(&t, 0, 0x1p-128, 0x1p-128, 0.0);
+    judge_both(&t, IOHW_RESULT_FAIL, IOHW_RESULT_PASS);
+    put(&t, 0, 0x1p-128, 0x1p-128, 3 * 0x1p-128);
+    judge_both(&t, IOHW_RESULT_FAIL, IOHW_RESULT_FAIL);
+}

@@ -20,39 +20,12 @@
 #include "oracle/dtype.h"
 #include "oracle/oracle.h"
 #include "oracle/problem.h"
+#include "support/diagnose_cases.h"
 
-static void make(const char *desc, iohw_case *c)
-{
-    iohw_desc d;
-    iohw_error err = {{0}};
-    cr_assert_eq(iohw_desc_parse(desc, &d, &err), 0, "%s: %s", desc, err.msg);
-    cr_assert_eq(iohw_make_case(&d, "diag", NULL, 1, c, &err), 0, "%s: %s", desc,
-                 err.msg);
-}
-
-/* The oracle's y (case dtype, p's data layout) for p and these inputs. */
-static void *oracle_y(const iohw_problem *p, const void *x, const void *w,
-                      const void *bias)
-{
-    iohw_oracle_result r;
-    iohw_error err = {{0}};
-    cr_assert_eq(iohw_oracle_run(p, x, w, bias, 1, &r, &err), 0, "%s", err.msg);
-    void *y = r.y;
-    r.y = NULL;
-    free(r.y_f64);
-    free(r.err_bound);
-    return y;
-}
-
-/* A copy of a tensor of n elements of the case dtype. */
-static void *copy_of(const iohw_case *c, const void *src, int64_t n)
-{
-    size_t bytes = (size_t)n * iohw_dtype_size(c->p.dtype);
-    void *d = malloc(bytes);
-    cr_assert_not_null(d);
-    memcpy(d, src, bytes);
-    return d;
-}
+#define make iohw_test_case_of
+#define oracle_y iohw_test_oracle_y
+#define copy_of iohw_test_copy
+#define expect_named iohw_test_expect_named
 
 /* Copies element j of src into element i of dst (case dtype). */
 static void move(const iohw_case *c, void *dst, int64_t i, const void *src, int64_t j)
@@ -60,17 +33,6 @@ static void move(const iohw_case *c, void *dst, int64_t i, const void *src, int6
     size_t es = iohw_dtype_size(c->p.dtype);
     memcpy((unsigned char *)dst + (size_t)i * es, (const unsigned char *)src + (size_t)j * es,
            es);
-}
-
-static void expect_named(const iohw_case *c, const void *y, const char *name)
-{
-    char buf[256];
-    char want[256];
-    memset(buf, 'x', sizeof buf);
-    snprintf(want, sizeof want, "matches the oracle with %s", name);
-    int found = iohw_diagnose(c, y, buf, sizeof buf);
-    cr_expect_eq(found, 1, "nothing matched; expected \"%s\"", name);
-    cr_expect_str_eq(buf, want);
 }
 
 /* --- the weight ------------------------------------------------------- */

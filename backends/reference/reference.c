@@ -77,6 +77,13 @@ static int picky_layouts(const iohw_problem *p, iohw_error *err)
 void iohw__rude_act(void);
 #endif
 
+#ifdef REFERENCE_FLUSH
+/* The flush build (backends/flush/): the oracle with subnormal inputs and
+ * results flushed to zero, defined there. */
+int iohw__flush_run(const iohw_problem *p, const void *x, const void *w,
+                    const void *bias, void *y, iohw_error *err);
+#endif
+
 static int reference_supports(void *ctx, const iohw_problem *p)
 {
     reference_ctx *c = ctx;
@@ -107,6 +114,11 @@ static int reference_run(void *ctx, const iohw_problem *p, const void *x,
         return IOHW_INVALID_PROBLEM;
     }
 
+#ifdef REFERENCE_FLUSH
+    (void)r;
+    return iohw__flush_run(p, x, w, p->has_bias ? bias : NULL, y, err) == 0
+               ? IOHW_OK : IOHW_BACKEND_ERROR;
+#endif
     /* Compute and hand over the rounded result. */
     memset(&r, 0, sizeof r);
     if (iohw_oracle_run(p, x, w, p->has_bias ? bias : NULL, 1, &r, err) != 0)
@@ -128,6 +140,8 @@ static const iohw_backend reference_table = {
     .name = "picky",
 #elif defined(REFERENCE_RUDE)
     .name = "rude",
+#elif defined(REFERENCE_FLUSH)
+    .name = "flush",
 #else
     .name = "reference",
 #endif
