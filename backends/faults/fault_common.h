@@ -8,7 +8,9 @@
  *
  * A fault never re-implements the convolution: it perturbs the problem or
  * the inputs the way the buggy code misreads them and calls the oracle's
- * core.  The common model, fault_work, describes what a buggy backend
+ * core.  Faults that act on single products or on the final rounding
+ * (skipping zeros, flushing subnormals, truncating) use the helpers of
+ * fault_numbers.c: the definition's sum term by term, and roundings.  The common model, fault_work, describes what a buggy backend
  * computes:
  *
  *   1. the "full" product of a problem q without padding or output padding
