@@ -85,64 +85,96 @@ static int is_integer(double v)
     return isfinite(v) && v == floor(v);
 }
 
+/* A case made from a descriptor, its inputs as doubles (canonical: the
+ * default layouts), and room for one output element's terms. */
+typedef struct made {
+    iohw_desc d;
+    iohw_case c;
+    double *x, *w, *b, *terms;
+    size_t nx, nw, nb, ny;
+} made;
+
+static void made_init(made *m, const char *problem, iohw_dtype dt)
+{
+    iohw_error e;
+    const iohw_problem *p = &m->d.p;
+    m->d = parse_dt(problem, dt);
+    cr_assert_eq(iohw_make_case(&m->d, "fill", NULL, 1, &m->c, &e), 0, "%s: %s", problem,
+                 e.msg);
+    m->nx = (size_t)iohw_problem_x_count(p);
+    m->nw = (size_t)iohw_problem_w_count(p);
+    m->nb = (size_t)iohw_problem_bias_count(p);
+    m->ny = (size_t)iohw_problem_y_count(p);
+    m->x = load_all(dt, m->c.x, m->nx);
+    m->w = load_all(dt, m->c.w, m->nw);
+    m->b = load_all(dt, m->c.bias, m->nb);
+    int64_t K = 1;
+    for (uint32_t a = 0; a < p->rank; a++)
+        K *= p->kernel[a];
+    m->terms = malloc((size_t)(p->in_channels * K) * sizeof(double));
+    cr_assert(m->terms != NULL);
+}
+
+static void made_free(made *m)
+{
+    free(m->terms);
+    free(m->x);
+    free(m->w);
+    free(m->b);
+    iohw_case_free(&m->c);
+}
+
+/* The terms of output element j (canonical order); returns their count and
+ * sets *co to its output channel. */
+static int64_t made_terms(made *m, size_t j, int64_t *co)
+{
+    const iohw_problem *p = &m->d.p;
+    int64_t rest = (int64_t)j, o[3] = {0, 0, 0};
+    for (int a = (int)p->rank - 1; a >= 0; a--) {
+        o[a] = rest % p->out_size[a];
+        rest /= p->out_size[a];
+    }
+    *co = rest % p->out_channels;
+    return output_terms(p, m->x, m->w, rest / p->out_channels, *co, o, m->terms);
+}
+
 /* Sums in the dtype's own arithmetic (rounding after every addition) in two
  * orders, and requires both to equal the oracle's y bit for bit (a zero's
  * sign aside), and the bound sum |term| + |bias| < 2^p_bits that makes every
- * order exact. */
+ * order exact; x and bias in units of `unit`.  Returns the number of
+ * subnormal results. */
 static int check_exact(const char *problem, iohw_dtype dt, double unit)
 {
-    iohw_desc d = parse_dt(problem, dt);
-    const iohw_problem *p = &d.p;
     const double limit = unit * (dt == IOHW_F32 ? 0x1p24 : dt == IOHW_F64 ? 0x1p53
                                  : dt == IOHW_F16 ? 0x1p11 : 0x1p8);
     const double normal = dt == IOHW_F64 ? 0x1p-1022 : dt == IOHW_F16 ? 0x1p-14 : 0x1p-126;
-    int subnormal = 0;
-    iohw_case c;
-    iohw_error e;
-    cr_assert_eq(iohw_make_case(&d, "exact", NULL, 1, &c, &e), 0, "%s: %s", problem, e.msg);
+    int subnormal = 0, nonzero = 0;
+    made m;
 
-    const size_t nx = (size_t)iohw_problem_x_count(p), nw = (size_t)iohw_problem_w_count(p);
-    const size_t nb = (size_t)iohw_problem_bias_count(p), ny = (size_t)iohw_problem_y_count(p);
-    double *x = load_all(dt, c.x, nx), *w = load_all(dt, c.w, nw);
-    double *b = load_all(dt, c.bias, nb);
-    for (size_t j = 0; j < nx; j++)
-        cr_assert(is_integer(x[j] / unit), "x[%zu] = %g", j, x[j]);
-    for (size_t j = 0; j < nw; j++)
-        cr_assert(is_integer(w[j]) && w[j] != 0, "w[%zu] = %g", j, w[j]);
-    for (size_t j = 0; j < nb; j++)
-        cr_assert(is_integer(b[j] / unit), "bias[%zu] = %g", j, b[j]);
+    made_init(&m, problem, dt);
+    for (size_t j = 0; j < m.nx; j++)
+        cr_assert(is_integer(m.x[j] / unit), "x[%zu] = %g", j, m.x[j]);
+    for (size_t j = 0; j < m.nw; j++)
+        cr_assert(is_integer(m.w[j]) && m.w[j] != 0, "w[%zu] = %g", j, m.w[j]);
+    for (size_t j = 0; j < m.nb; j++)
+        cr_assert(is_integer(m.b[j] / unit), "bias[%zu] = %g", j, m.b[j]);
 
-    int64_t K = 1, O = 1;
-    for (uint32_t a = 0; a < p->rank; a++) {
-        K *= p->kernel[a];
-        O *= p->out_size[a];
-    }
-    double *terms = malloc((size_t)(p->in_channels * K) * sizeof(double));
-    cr_assert(terms != NULL);
-    int nonzero = 0;
-    for (size_t j = 0; j < ny; j++) {
-        /* Canonical y index (the default layout NC+spatial). */
-        int64_t rest = (int64_t)j, o[3] = {0, 0, 0};
-        for (int a = (int)p->rank - 1; a >= 0; a--) {
-            o[a] = rest % p->out_size[a];
-            rest /= p->out_size[a];
-        }
-        const int64_t co = rest % p->out_channels, n = rest / p->out_channels;
-        const double bias = nb > 0 ? b[co] : 0.0;
-        int64_t nt = output_terms(p, x, w, n, co, o, terms);
-
+    for (size_t j = 0; j < m.ny; j++) {
+        int64_t co;
+        const int64_t nt = made_terms(&m, j, &co);
+        const double bias = m.nb > 0 ? m.b[co] : 0.0;
         double bound = fabs(bias), fwd = bias, bwd = 0.0;
         for (int64_t t = 0; t < nt; t++) {
-            bound += fabs(terms[t]);
-            fwd = iohw_dtype_round(dt, fwd + terms[t]);
+            bound += fabs(m.terms[t]);
+            fwd = iohw_dtype_round(dt, fwd + m.terms[t]);
         }
         for (int64_t t = nt - 1; t >= 0; t--)
-            bwd = iohw_dtype_round(dt, bwd + terms[t]);
+            bwd = iohw_dtype_round(dt, bwd + m.terms[t]);
         bwd = iohw_dtype_round(dt, bwd + bias);
         cr_assert_lt(bound, limit, "%s %s: y[%zu] sums up to %g", problem,
                      iohw_dtype_name(dt), j, bound);
 
-        double y = iohw_dtype_load(dt, c.y, j);
+        double y = iohw_dtype_load(dt, m.c.y, j);
         cr_assert(fwd == y && bwd == y, "%s %s: y[%zu]: oracle %.17g, forward %.17g, "
                   "backward %.17g", problem, iohw_dtype_name(dt), j, y, fwd, bwd);
         if (y != 0.0) {
@@ -150,14 +182,10 @@ static int check_exact(const char *problem, iohw_dtype dt, double unit)
             nonzero++;
             subnormal += fabs(y) < normal;
         }
-        cr_assert(c.y_f64[j] == y, "y_f64[%zu] = %.17g, y = %.17g", j, c.y_f64[j], y);
+        cr_assert(m.c.y_f64[j] == y, "y_f64[%zu] = %.17g, y = %.17g", j, m.c.y_f64[j], y);
     }
     cr_assert_gt(nonzero, 0, "%s %s: every output is zero", problem, iohw_dtype_name(dt));
-    free(terms);
-    free(x);
-    free(w);
-    free(b);
-    iohw_case_free(&c);
+    made_free(&m);
     return subnormal;
 }
 
@@ -199,39 +227,23 @@ Test(fill_exact, the_subnormal_fill_is_exact_with_subnormal_results_in_every_dty
  * the ties (exactly halfway between y and a neighbour). */
 static void check_ties(const char *problem, iohw_dtype dt, int *rounded, int *ties)
 {
-    iohw_desc d = parse_dt(problem, dt);
-    const iohw_problem *p = &d.p;
-    iohw_case c;
-    iohw_error e;
-    cr_assert_eq(iohw_make_case(&d, "ties", NULL, 1, &c, &e), 0, "%s: %s", problem, e.msg);
-    const size_t nx = (size_t)iohw_problem_x_count(p), nw = (size_t)iohw_problem_w_count(p);
-    const size_t nb = (size_t)iohw_problem_bias_count(p), ny = (size_t)iohw_problem_y_count(p);
-    double *x = load_all(dt, c.x, nx), *w = load_all(dt, c.w, nw);
-    double *b = load_all(dt, c.bias, nb);
-    for (size_t j = 0; j < nb; j++)
-        cr_assert(b[j] == 0.0, "bias[%zu] = %g", j, b[j]);
-    int64_t K = 1;
-    for (uint32_t a = 0; a < p->rank; a++)
-        K *= p->kernel[a];
-    double *terms = malloc((size_t)(p->in_channels * K) * sizeof(double));
-    cr_assert(terms != NULL);
-    for (size_t j = 0; j < ny; j++) {
-        int64_t rest = (int64_t)j, o[3] = {0, 0, 0};
-        for (int a = (int)p->rank - 1; a >= 0; a--) {
-            o[a] = rest % p->out_size[a];
-            rest /= p->out_size[a];
-        }
-        const int64_t nt = output_terms(p, x, w, rest / p->out_channels,
-                                        rest % p->out_channels, o, terms);
+    made m;
+
+    made_init(&m, problem, dt);
+    for (size_t j = 0; j < m.nb; j++)
+        cr_assert(m.b[j] == 0.0, "bias[%zu] = %g", j, m.b[j]);
+    for (size_t j = 0; j < m.ny; j++) {
+        int64_t co;
+        const int64_t nt = made_terms(&m, j, &co);
         double sum = 0.0;
         int nonzero = 0;
         for (int64_t t = 0; t < nt; t++) {
-            nonzero += terms[t] != 0.0;
-            sum += terms[t];
+            nonzero += m.terms[t] != 0.0;
+            sum += m.terms[t];
         }
         cr_assert_leq(nonzero, 1, "%s %s: y[%zu] has %d nonzero terms", problem,
                       iohw_dtype_name(dt), j, nonzero);
-        const double y = iohw_dtype_load(dt, c.y, j);
+        const double y = iohw_dtype_load(dt, m.c.y, j);
         cr_assert(y == iohw_dtype_round(dt, sum), "%s: y[%zu] = %g, term %.17g", problem, j,
                   y, sum);
         if (y != sum) {
@@ -240,11 +252,7 @@ static void check_ties(const char *problem, iohw_dtype dt, int *rounded, int *ti
             *ties += iohw_dtype_round(dt, other) == other;
         }
     }
-    free(terms);
-    free(x);
-    free(w);
-    free(b);
-    iohw_case_free(&c);
+    made_free(&m);
 }
 
 Test(fill_exact, the_ties_fill_has_one_product_per_output_rounded_once_with_ties)
