@@ -18,7 +18,8 @@
  * w[C_in][Mg][K...]) from one random stream per tensor, rounded to the
  * dtype, then scattered into the layouts.  So the same descriptor with other
  * layouts holds the same semantic tensors, and adding a bias leaves x and w
- * unchanged.  The fills themselves are in fill_exact.c and fill_random.c.
+ * unchanged.  The fills themselves are in fill_exact.c, fill_random.c and
+ * fill_narrow.c.
  */
 #include "generators/fill_internal.h"
 
@@ -132,6 +133,9 @@ int iohw_fill_inputs(const iohw_problem *p, const char *fill, uint64_t seed,
     /* Generate the values in canonical order, rounded to the dtype. */
     if (strcmp(fill, "exact") == 0) {
         if (iohw__fill_exact(&f, err) != 0)
+            goto done;
+    } else if (iohw__fill_is_narrow(fill)) {
+        if (iohw__fill_narrow(&f, fill, err) != 0)
             goto done;
     } else {
         if (iohw__fill_random(&f, fill, err) != 0)

@@ -52,10 +52,19 @@ uint64_t iohw__fill_stream_seed(uint64_t seed, int tag);
 /* Mantissa bits of the dtype including the implicit one: 24, 53, 11, 8. */
 int iohw__fill_precision(iohw_dtype dt);
 
+/* The dtype's smallest positive subnormal: 2^-149, 2^-1074, 2^-24,
+ * 2^-133 (fill_random.c). */
+double iohw__fill_smallest_subnormal(iohw_dtype dt);
+
 /* exact (fill_exact.c). */
 int iohw__fill_exact(iohw__fill *f, iohw_error *err);
 
 /* normal, uniform, range, cancel, special (fill_random.c). */
 int iohw__fill_random(iohw__fill *f, const char *fill, iohw_error *err);
+
+/* zeros, subnormal, ties, huge (fill_narrow.c); 1 when fill is one of
+ * them. */
+int iohw__fill_is_narrow(const char *fill);
+int iohw__fill_narrow(iohw__fill *f, const char *fill, iohw_error *err);
 
 #endif

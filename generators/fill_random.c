@@ -135,7 +135,7 @@ static void fill_w(iohw__fill *f, int kind, int cancel)
     }
 }
 
-static double smallest_subnormal(iohw_dtype dt)
+double iohw__fill_smallest_subnormal(iohw_dtype dt)
 {
     switch (dt) {
     case IOHW_F64:
@@ -194,7 +194,7 @@ static int replace_specials(iohw__fill *f, int tag, double *a, int64_t n,
             v = -0.0;
             break;
         default:
-            v = smallest_subnormal(f->dt);
+            v = iohw__fill_smallest_subnormal(f->dt);
             if (iohw_rng_next(&r) >> 63)
                 v = -v;
             break;

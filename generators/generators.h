@@ -34,6 +34,15 @@ int64_t iohw_rng_range(iohw_rng *r, int64_t lo, int64_t hi); /* [lo, hi] */
  *   cancel  - terms that nearly cancel in each output element;
  *   range   - magnitudes spread over many binades;
  *   special - mostly normal values with NaN, +-Inf, -0 and subnormals mixed in.
+ *   zeros   - normal, with x = +-0 exactly where w is +-Inf or NaN and w = +-0
+ *             where x is: 0 * Inf and 0 * NaN reach the output (NaN);
+ *   subnormal - exact, with x and bias scaled by the smallest subnormal:
+ *             inputs and results in the subnormal range, bit-exact;
+ *   ties    - one nonzero product per output element, exact in f32 but
+ *             not a number of the dtype (ties included), no bias: judged
+ *             bit for bit against rounding to nearest even;
+ *   huge    - same-sign terms near the largest finite value: results
+ *             overflow to +-Inf in every summation order.
  * Every fill gives distinct values to the weight positions of one (I, O)
  * pair where the dtype allows, so flipped or exchanged kernels change the
  * result. */

@@ -41,7 +41,7 @@ static const char *const FILES[IOHW__CAT_COUNT] = {
 };
 
 static const iohw__profile PROFILES[] = {
-    {"smoke", "about 200 small cases in seconds: pairwise coverage, every bug "
+    {"smoke", "about 250 small cases in seconds: pairwise coverage, every bug "
               "class of the regression corpus, every fill and dtype",
      1, 0, 1, 1, 1, 1, 1, 1, 0},
     {"ci", "about 2,000 cases for continuous integration: eight covering arrays, "

@@ -9,6 +9,8 @@
  *   suite_layouts.c      the layout sweep
  *   suite_shapes.c       the shapes sweep and the fills category
  *   suite_regressions.c  the regression corpus
+ *   suite_narrow.c       its narrow rows (special values, conversions,
+ *                        blocked-loop tails)
  */
 #ifndef IOHW_SUITE_INTERNAL_H
 #define IOHW_SUITE_INTERNAL_H
@@ -75,6 +77,9 @@ int iohw__plan_fills(iohw_plan *plan, const iohw__profile *pr,
                      iohw_error *err);
 int iohw__plan_regressions(iohw_plan *plan, const iohw__profile *pr,
                            iohw_error *err);
+/* The narrow rows of the corpus (suite_narrow.c), planned after the rest. */
+int iohw__plan_narrow(iohw_plan *plan, const iohw__profile *pr,
+                      iohw_error *err);
 
 /* The pairwise factors (suite_factors.c): the spec of the covering arrays
  * (factor values, the validity predicate), the builder of the problem of

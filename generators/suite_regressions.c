@@ -244,5 +244,5 @@ int iohw__plan_regressions(iohw_plan *plan, const iohw__profile *pr,
                 return -1;
         }
     }
-    return 0;
+    return iohw__plan_narrow(plan, pr, err);
 }

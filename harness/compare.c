@@ -8,7 +8,8 @@
  *   eb = err_bound[i]   |bias| + sum |x*w| over the element's terms,
  *   g  = the backend's element, converted exactly to double,
  *   u  = the unit roundoff of the dtype, T = terms_max.
- * Exact fill:   g == s as values (-0 == +0); s NaN requires g NaN.
+ * Exact fills (exact, ties): g == s as values (-0 == +0); s NaN requires
+ *               g NaN.
  * Other fills:
  *   e NaN        requires g NaN;
  *   e +-Inf      requires g == e;
@@ -57,7 +58,7 @@ typedef struct judge {
 
 int iohw_compare_is_exact(const iohw_case *c)
 {
-    return c != NULL && strcmp(c->fill, "exact") == 0;
+    return c != NULL && (strcmp(c->fill, "exact") == 0 || strcmp(c->fill, "ties") == 0);
 }
 
 /* Half the spacing of the dtype at v (v as stored in the dtype): 2^(ex -

@@ -40,7 +40,7 @@ void iohw_compare(const iohw_case *c, const void *y, const void *sentinel_bits,
 void iohw_compare_flushed(const iohw_case *c, const void *y,
                           const void *sentinel_bits, iohw_result *r);
 
-/* 1 when the case's fill demands bit equality ("exact"). */
+/* 1 when the case's fill demands bit equality ("exact", "ties"). */
 int iohw_compare_is_exact(const iohw_case *c);
 
 #endif

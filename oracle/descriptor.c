@@ -43,7 +43,8 @@ static const char *const KEY_NAMES[K_COUNT] = {
 };
 
 static const char *const FILL_NAMES[] = {
-    "exact", "normal", "uniform", "cancel", "range", "special", NULL
+    "exact", "normal", "uniform", "cancel", "range", "special",
+    "zeros", "subnormal", "ties", "huge", NULL
 };
 
 /* One token: the whole text and the value part. */
@@ -388,7 +389,8 @@ static int parse_fill(const token tok[K_COUNT], const int seen[K_COUNT],
         if (copy_word(&tok[K_FILL], r->fill, sizeof r->fill) != 0 ||
             !iohw_fill_known(r->fill))
             return tok_error(err, &tok[K_FILL], "unknown fill (exact, normal, "
-                             "uniform, cancel, range, special)");
+                             "uniform, cancel, range, special, zeros, "
+                             "subnormal, ties, huge)");
     }
     if (seen[K_SEED] && parse_seed(&tok[K_SEED], &r->seed, err) != 0)
         return -1;

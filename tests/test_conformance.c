@@ -16,7 +16,7 @@
  * baselines.  Here those baselines and regression cases are checked to be
  * well formed: every regression case has an entry, and the baseline is
  * accepted by `iohw run`.  XNNPACK cannot be pinned; its discrepancies
- * (D1-D4) show on AVX2 and AVX-512 CPUs alike.
+ * (D1-D5) show on AVX2 and AVX-512 CPUs alike.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>

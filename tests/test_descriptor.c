@@ -400,21 +400,22 @@ Test(descriptor, format_problem_refuses_a_rank_out_of_range_or_no_problem)
                  -1);
 }
 
-Test(descriptor, fill_names_are_the_six_known_fills)
+Test(descriptor, fill_names_are_the_ten_known_fills)
 {
     const char *const want[] = {"exact", "normal", "uniform", "cancel",
-                                "range", "special"};
+                                "range", "special", "zeros", "subnormal",
+                                "ties", "huge"};
     const char *const *names = iohw_fill_names();
     int i = 0;
     for (; names[i] != NULL; i++) {
-        cr_assert_lt(i, 6);
+        cr_assert_lt(i, 10);
         cr_expect_str_eq(names[i], want[i]);
         cr_expect(iohw_fill_known(want[i]));
     }
-    cr_expect_eq(i, 6);
+    cr_expect_eq(i, 10);
     cr_expect_not(iohw_fill_known("Normal"));
     cr_expect_not(iohw_fill_known(""));
-    cr_expect_not(iohw_fill_known("zeros"));
+    cr_expect_not(iohw_fill_known("zero"));
     cr_expect_not(iohw_fill_known(NULL));
 }
 
@@ -500,7 +501,7 @@ static const bad BAD[] = {
     {BASE " dt=F32", "'dt=F32': unknown dtype"},
     {BASE " dt=f8", "'dt=f8': unknown dtype"},
     {BASE " dt=float32", "'dt=float32': unknown dtype"},
-    {BASE " fill=zeros", "'fill=zeros': unknown fill"},
+    {BASE " fill=ones", "'fill=ones': unknown fill"},
     {BASE " fill=Normal", "'fill=Normal': unknown fill"},
     {BASE " fill=exactexactexactexact", "unknown fill"},
     /* negative and zero values */

@@ -8,7 +8,9 @@
  *
  * A fault never re-implements the convolution: it perturbs the problem or
  * the inputs the way the buggy code misreads them and calls the oracle's
- * core.  The common model, fault_work, describes what a buggy backend
+ * core.  Faults that act on single products or on the final rounding
+ * (skipping zeros, flushing subnormals, truncating) use the helpers of
+ * fault_numbers.c: the definition's sum term by term, and roundings.  The common model, fault_work, describes what a buggy backend
  * computes:
  *
  *   1. the "full" product of a problem q without padding or output padding
@@ -107,6 +109,41 @@ int iohw__fault_store_canonical(const iohw_problem *p, const double *yc,
 /* Element count of the problem's y and the dtype's size in bytes. */
 int64_t iohw__fault_y_count(const iohw_problem *p);
 size_t iohw__fault_elem_size(const iohw_problem *p);
+
+/* --- numbers: rounding modes and per-term sums (fault_numbers.c) ----- */
+
+/* Rounding of a double to a dtype's grid (precision and exponent range of
+ * the dtype): to nearest with ties to even, ties away from zero, or
+ * toward zero.  Beyond the largest finite value: Inf (toward zero: the
+ * largest finite value), or the largest finite value when saturate.
+ * NaN, Inf and zeros are returned as they are. */
+enum { IOHW__ROUND_EVEN, IOHW__ROUND_AWAY, IOHW__ROUND_TRUNC };
+double iohw__fault_round(iohw_dtype dt, double v, int mode, int saturate);
+
+/* v, or a zero of v's sign when v is nonzero and below the smallest
+ * normal of dt (flush-to-zero, denormals-are-zero). */
+double iohw__fault_flush(iohw_dtype dt, double v);
+
+/* acc + x * w as a buggy backend adds one term (p: the problem). */
+typedef double (*fault_add)(const iohw_problem *p, double acc, double x,
+                            double w);
+/* The value a buggy backend stores for the exact result v. */
+typedef double (*fault_rounding)(iohw_dtype dt, double v);
+
+/* The sum of the definition, term by term in the oracle's order
+ * (bias, then c ascending, then the tap in row-major order), every term
+ * added by `add`; the bias enters as add(p, 0, bias, 1).  Canonical
+ * y[N][C_out][O...] (malloc'd).  A plain loop over the definition, for
+ * faults that act on single products (the model cannot). */
+int iohw__fault_terms(fault_work *fw, fault_add add, double **y,
+                      iohw_error *err);
+
+/* A compute hook's body: the work set up, the result summed by `add`
+ * (NULL: the model, iohw__fault_model) and stored through `rounding`
+ * (NULL: to nearest). */
+int iohw__fault_compute(const iohw_problem *p, const void *x, const void *w,
+                        const void *bias, void *y, fault_add add,
+                        fault_rounding rounding, iohw_error *err);
 
 /* Never returns: sleeps (like a deadlock, so that a stuck worker does not
  * steal a core from the rest of the run). */
