@@ -59,8 +59,9 @@ typedef struct iohw__dg_variant {
                                      smallest normal may read as zero */
     int out_round;                /* how the result was rounded to the
                                      dtype: IOHW__DG_ROUND_* */
-    int skip_zero;                /* 1: products with a zero factor are
-                                     skipped (iohw__dg_conv_skip_zero) */
+    int skip_zero;                /* IOHW__DG_SKIP_*: products whose x,
+                                     w or either is zero are skipped
+                                     (iohw__dg_conv_skip_zero); 0: none */
 } iohw__dg_variant;
 
 /* Roundings of the result to the dtype (iohw__dg_variant.out_round). */
@@ -90,6 +91,8 @@ int iohw__dg_subnormals_flushed(const iohw__dg_base *b, iohw__dg_variant *v);
 int iohw__dg_truncated(const iohw__dg_base *b, iohw__dg_variant *v);
 int iohw__dg_half_away(const iohw__dg_base *b, iohw__dg_variant *v);
 int iohw__dg_saturated(const iohw__dg_base *b, iohw__dg_variant *v);
+int iohw__dg_zero_x_skipped(const iohw__dg_base *b, iohw__dg_variant *v);
+int iohw__dg_zero_w_skipped(const iohw__dg_base *b, iohw__dg_variant *v);
 int iohw__dg_zero_skipped(const iohw__dg_base *b, iohw__dg_variant *v);
 int iohw__dg_w_bf16(const iohw__dg_base *b, iohw__dg_variant *v);
 int iohw__dg_x_bf16(const iohw__dg_base *b, iohw__dg_variant *v);
@@ -99,11 +102,16 @@ int iohw__dg_xw_bf16(const iohw__dg_base *b, iohw__dg_variant *v);
  * stay.  f64 is returned as it is. */
 double iohw__dg_round(iohw_dtype dt, int mode, double v);
 
+/* Which zero factors a zero-skipping backend skips (bits of skip_zero). */
+#define IOHW__DG_SKIP_X 1
+#define IOHW__DG_SKIP_W 2
+
 /* The oracle's core (iohw_conv_transpose_ref's arguments, no bias) with
- * every product that has a zero factor skipped, so 0 x Inf and 0 x NaN add
+ * every product whose x (skip & IOHW__DG_SKIP_X) or w (skip &
+ * IOHW__DG_SKIP_W) is zero skipped, so such a 0 x Inf or 0 x NaN adds
  * nothing; eb sums |x * w| over the products kept.  0, or -1 on a problem
  * that does not validate. */
-int iohw__dg_conv_skip_zero(const iohw_problem *q, const double *x,
+int iohw__dg_conv_skip_zero(const iohw_problem *q, int skip, const double *x,
                             const double *w, double *y, double *eb);
 
 /* The case's x memory read as if it were in data layout `layout`, or its w

@@ -19,6 +19,7 @@
  *       ties of the final rounding go up in magnitude (C's round());
  *   overflow saturated at the largest finite value instead of +-Inf
  *       results clamped to [-max, max] (65504 in f16) where IEEE gives Inf;
+ *   products whose x is zero skipped, products whose w is zero skipped,
  *   products with a zero factor skipped (0 x Inf and 0 x NaN gave no NaN)
  *       a sparsity shortcut: terms whose x or w is zero are not added, so
  *       a zero times an Inf or NaN leaves no NaN;
@@ -222,14 +223,34 @@ static int zeros_and_specials(const double *a, int64_t n)
     return k;
 }
 
-int iohw__dg_zero_skipped(const iohw__dg_base *b, iohw__dg_variant *v)
+/* The variant skipping the zero factors in `skip` (IOHW__DG_SKIP_*), when
+ * the data holds such a zero and an Inf or NaN it could meet, and, for
+ * both, when each kind is there (else it is one of the other two). */
+static int zero_skip_variant(const iohw__dg_base *b, iohw__dg_variant *v, int skip)
 {
     const int kx = zeros_and_specials(b->x, b->nx);
     const int kw = zeros_and_specials(b->w, b->nw);
-    if (!((kx & 1) && (kw & 2)) && !((kw & 1) && (kx & 2)))
+    const int x_kind = (kx & 1) && (kw & 2), w_kind = (kw & 1) && (kx & 2);
+    if (skip == IOHW__DG_SKIP_X ? !x_kind
+        : skip == IOHW__DG_SKIP_W ? !w_kind : !(x_kind && w_kind))
         return 0;
-    v->skip_zero = 1;
+    v->skip_zero = skip;
     return 1;
+}
+
+int iohw__dg_zero_x_skipped(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    return zero_skip_variant(b, v, IOHW__DG_SKIP_X);
+}
+
+int iohw__dg_zero_w_skipped(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    return zero_skip_variant(b, v, IOHW__DG_SKIP_W);
+}
+
+int iohw__dg_zero_skipped(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    return zero_skip_variant(b, v, IOHW__DG_SKIP_X | IOHW__DG_SKIP_W);
 }
 
 /* Output position of input position i through tap k along one axis, or -1
@@ -241,7 +262,7 @@ static int64_t reach(int64_t i, int64_t k, int64_t S, int64_t D, int64_t P,
     return o >= 0 && o < O ? o : -1;
 }
 
-int iohw__dg_conv_skip_zero(const iohw_problem *q, const double *x,
+int iohw__dg_conv_skip_zero(const iohw_problem *q, int skip, const double *x,
                             const double *w, double *y, double *eb)
 {
     const int R = (int)q->rank;
@@ -267,7 +288,7 @@ int iohw__dg_conv_skip_zero(const iohw_problem *q, const double *x,
     memset(eb, 0, ny * sizeof *eb);
 
     /* Every product x[n][ci][i] * w[ci][m][k] that reaches the output and
-     * has no zero factor. */
+     * has no zero factor of the kinds skipped. */
     for (int64_t n = 0; n < q->batch; n++)
         for (int64_t ci = 0; ci < q->in_channels; ci++)
             for (int64_t m = 0; m < Mg; m++) {
@@ -285,7 +306,9 @@ int iohw__dg_conv_skip_zero(const iohw_problem *q, const double *x,
                                                  S[1], D[1], P[1], O[1]);
                         const int64_t o2 = reach(li % L[2], ki % K[2], S[2], D[2],
                                                  P[2], O[2]);
-                        if (xp[li] == 0 || wp[ki] == 0 || o0 < 0 || o1 < 0 || o2 < 0)
+                        const int skipped = ((skip & IOHW__DG_SKIP_X) && xp[li] == 0)
+                                            || ((skip & IOHW__DG_SKIP_W) && wp[ki] == 0);
+                        if (skipped || o0 < 0 || o1 < 0 || o2 < 0)
                             continue;
                         yp[(o0 * O[1] + o1) * O[2] + o2] += t;
                         ep[(o0 * O[1] + o1) * O[2] + o2] += fabs(t);

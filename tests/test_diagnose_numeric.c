@@ -29,6 +29,8 @@
 #define HALF_AWAY "output rounded half away from zero instead of half to even"
 #define SATURATED "overflow saturated at the largest finite value instead of +-Inf"
 #define ZERO_SKIP "products with a zero factor skipped (0 x Inf and 0 x NaN gave no NaN)"
+#define ZERO_X_SKIP "products whose x is zero skipped (0 x Inf and 0 x NaN gave no NaN)"
+#define ZERO_W_SKIP "products whose w is zero skipped (0 x Inf and 0 x NaN gave no NaN)"
 #define FLUSHED "subnormal inputs and results flushed to zero"
 
 #define make iohw_test_case_of
@@ -221,7 +223,7 @@ Test(diagnose_numeric, zero_x_times_an_infinite_weight_skipped)
     set(&c, w2, (0 * 2 + 1) * 4 + 2, 0.0);
     void *y = oracle_y(&c, c.x, w2);
     expect_differs(&c, y);
-    expect_named(&c, y, ZERO_SKIP);
+    expect_named(&c, y, ZERO_X_SKIP);
     free(y);
     free(w2);
     iohw_case_free(&c);
@@ -241,9 +243,57 @@ Test(diagnose_numeric, zero_weights_times_a_nan_input_skipped)
     set(&c, x2, 5 + 2, 1.0);
     void *y = oracle_y(&c, x2, c.w);
     expect_differs(&c, y);
+    expect_named(&c, y, ZERO_W_SKIP);
+    free(y);
+    free(x2);
+    iohw_case_free(&c);
+}
+
+/* Input channel 0 of x all zero under a +Inf weight, and input channel 1's
+ * weights all zero under a NaN x: IEEE reaches NaN through both. */
+static void both_kinds(iohw_case *c)
+{
+    make("ci=3 co=2 in=3x4 k=2x2 bias=1 seed=12", c);  /* channel 2 plain */
+    for (int64_t i = 0; i < 12; i++)
+        set(c, c->x, i, 0.0);
+    set(c, c->w, (0 * 2 + 1) * 4 + 2, INFINITY);
+    for (int64_t i = 0; i < 8; i++)
+        set(c, c->w, 8 + i, 0.0);
+    set(c, c->x, 12 + 5, NAN);
+    complete(c);
+}
+
+Test(diagnose_numeric, skipping_only_zero_x_is_told_from_skipping_both)
+{
+    /* The x shortcut alone: the Inf weight is never met, the NaN x still
+     * meets the zero weights. */
+    iohw_case c;
+    both_kinds(&c);
+    void *w2 = copy_of(&c, c.w, iohw_problem_w_count(&c.p));
+    set(&c, w2, (0 * 2 + 1) * 4 + 2, 0.0);
+    void *y = oracle_y(&c, c.x, w2);
+    expect_differs(&c, y);
+    expect_named(&c, y, ZERO_X_SKIP);
+    free(y);
+    free(w2);
+    iohw_case_free(&c);
+}
+
+Test(diagnose_numeric, skipping_every_zero_factor_is_named_as_such)
+{
+    /* Both shortcuts: neither special value is met. */
+    iohw_case c;
+    both_kinds(&c);
+    void *w2 = copy_of(&c, c.w, iohw_problem_w_count(&c.p));
+    void *x2 = copy_of(&c, c.x, iohw_problem_x_count(&c.p));
+    set(&c, w2, (0 * 2 + 1) * 4 + 2, 0.0);
+    set(&c, x2, 12 + 5, 1.0);
+    void *y = oracle_y(&c, x2, w2);
+    expect_differs(&c, y);
     expect_named(&c, y, ZERO_SKIP);
     free(y);
     free(x2);
+    free(w2);
     iohw_case_free(&c);
 }
 
