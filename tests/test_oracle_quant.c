@@ -80,37 +80,21 @@ static const int8_t TIE_X[7] = {1, -1, 3, -3, 2, -2, 0};
 static const int8_t W_ONE[1] = {1};
 #define TIE_DESC "ci=1 co=1 in=7 k=1"
 
-Test(oracle_quant, half_even_rounds_ties_to_even)
+Test(oracle_quant, ties_round_as_each_single_mode_says)
 {
     const float half[1] = {0.5f};
     const int32_t mult[1] = {1 << 30}, sh[1] = {0};
-    const int64_t want[7] = {0, 0, 2, -2, 1, -1, 0};
-    iohw_quant q = plain(IOHW_ROUND_HALF_EVEN, half);
-    check(TIE_DESC, &q, TIE_X, W_ONE, NULL, want, 7);
-    q = fixed(IOHW_ROUND_HALF_EVEN, mult, sh);
-    check(TIE_DESC, &q, TIE_X, W_ONE, NULL, want, 7);
-}
-
-Test(oracle_quant, half_away_rounds_ties_away_from_zero)
-{
-    const float half[1] = {0.5f};
-    const int32_t mult[1] = {1 << 30}, sh[1] = {0};
-    const int64_t want[7] = {1, -1, 2, -2, 1, -1, 0};
-    iohw_quant q = plain(IOHW_ROUND_HALF_AWAY, half);
-    check(TIE_DESC, &q, TIE_X, W_ONE, NULL, want, 7);
-    q = fixed(IOHW_ROUND_HALF_AWAY, mult, sh);
-    check(TIE_DESC, &q, TIE_X, W_ONE, NULL, want, 7);
-}
-
-Test(oracle_quant, half_up_rounds_ties_toward_plus_infinity)
-{
-    const float half[1] = {0.5f};
-    const int32_t mult[1] = {1 << 30}, sh[1] = {0};
-    const int64_t want[7] = {1, 0, 2, -1, 1, -1, 0};
-    iohw_quant q = plain(IOHW_ROUND_HALF_UP, half);
-    check(TIE_DESC, &q, TIE_X, W_ONE, NULL, want, 7);
-    q = fixed(IOHW_ROUND_HALF_UP, mult, sh);
-    check(TIE_DESC, &q, TIE_X, W_ONE, NULL, want, 7);
+    const int32_t modes[3] = {IOHW_ROUND_HALF_EVEN, IOHW_ROUND_HALF_AWAY,
+                              IOHW_ROUND_HALF_UP};
+    const int64_t want[3][7] = {{0, 0, 2, -2, 1, -1, 0},
+                                {1, -1, 2, -2, 1, -1, 0},
+                                {1, 0, 2, -1, 1, -1, 0}};
+    for (int j = 0; j < 3; j++) {
+        iohw_quant q = plain(modes[j], half);
+        check(TIE_DESC, &q, TIE_X, W_ONE, NULL, want[j], 7);
+        q = fixed(modes[j], mult, sh);
+        check(TIE_DESC, &q, TIE_X, W_ONE, NULL, want[j], 7);
+    }
 }
 
 /* gemmlowp with sh = 0 (no second rounding): h = trunc((a*2^30 + nudge) /
