@@ -97,6 +97,19 @@ Test(oracle_quant, ties_round_as_each_single_mode_says)
     }
 }
 
+/* zp_y is added after R: M = 0.5, x = [1, -1, 3], zp_y = 1, half_even:
+ *   1 + R([0.5, -0.5, 1.5]) = 1 + [0, 0, 2] = [1, 1, 3]
+ * (rounding zp_y + v instead gives rint([1.5, 0.5, 2.5]) = [2, 0, 2]). */
+Test(oracle_quant, the_output_zero_point_is_added_after_rounding)
+{
+    const int8_t x[3] = {1, -1, 3};
+    const float half[1] = {0.5f};
+    const int64_t want[3] = {1, 1, 3};
+    iohw_quant q = plain(IOHW_ROUND_HALF_EVEN, half);
+    q.zp_y = 1;
+    check("ci=1 co=1 in=3 k=1", &q, x, W_ONE, NULL, want, 3);
+}
+
 /* gemmlowp with sh = 0 (no second rounding): h = trunc((a*2^30 + nudge) /
  * 2^31), nudge 2^30 for a >= 0, 1 - 2^30 below: a = -1 gives
  * trunc((1 - 2^31) / 2^31) = 0, a = -3 gives trunc((1 - 2^32)/2^31) = -1:
