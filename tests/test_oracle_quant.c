@@ -243,6 +243,26 @@ Test(oracle_quant, a_scale_quotient_is_rounded_exactly)
     check("ci=1 co=1 in=5 k=1", &q, x, W_ONE, NULL, want, 5);
 }
 
+/* Scales at the ends of binary32: s_x = 2^100, s_w = 2^20, s_y = 2^-100
+ * make M = 2^220 (every nonzero acc saturates, zero stays zp_y); the
+ * inverses make M = 2^-220 (|v| < 2^-200: R = 0, even for acc < 0 in
+ * half_up).  x = [3, -3, 0], zp_y = 5, s8. */
+Test(oracle_quant, extreme_scales_saturate_or_round_to_zero)
+{
+    const int8_t x[3] = {3, -3, 0};
+    const float big[1] = {0x1p20f}, small[1] = {0x1p-20f};
+    const int64_t want_big[3] = {127, -128, 5}, want_small[3] = {5, 5, 5};
+    iohw_quant q = plain(IOHW_ROUND_HALF_UP, big);
+    q.zp_y = 5;
+    q.s_x = 0x1p100f;
+    q.s_y = 0x1p-100f;
+    check("ci=1 co=1 in=3 k=1", &q, x, W_ONE, NULL, want_big, 3);
+    q.s_w = small;
+    q.s_x = 0x1p-100f;
+    q.s_y = 0x1p100f;
+    check("ci=1 co=1 in=3 k=1", &q, x, W_ONE, NULL, want_small, 3);
+}
+
 /* The terms of section 1: L=3, K=2, o = i + k, x = [1, -2, 3],
  * w = [10, 100] (zp 0), M = 1/64, half_even:
  *   acc = [10, 80, -170, 300], v = [0.15625, 1.25, -2.65625, 4.6875]

@@ -91,6 +91,8 @@ static void random_m(uint64_t *s, qcase *c, int narrow)
 {
     c->q.s_x = narrow ? scale(s, -2, 0) : scale(s, -4, 0);
     c->q.s_y = narrow ? scale(s, 0, 2) : scale(s, 0, 4);
+    if (pick(s, 0, 5) == 0) /* M far outside every range: 0 or saturated */
+        c->q.s_y = scale(s, -120, 120);
     for (int j = 0; j < 8; j++) {
         c->s_w[j] = narrow ? scale(s, -4, -2) : scale(s, -18, -8);
         /* q in [2^30, 2^31): a few high bits only, or any. */
