@@ -71,8 +71,7 @@ int iohw__conv_transpose_check(const char *who, const iohw_problem *p,
     return 0;
 }
 
-/* Product of the first R entries of an extent array. */
-static int64_t volume(const int64_t *ext, int R)
+int64_t iohw__volume(const int64_t *ext, int R)
 {
     int64_t v = 1;
     for (int a = 0; a < R; a++)
@@ -80,12 +79,9 @@ static int64_t volume(const int64_t *ext, int R)
     return v;
 }
 
-/* Where tap k (row-major index into K...) carries input position i
- * (row-major into L...): the row-major index of o into O..., or -1 when
- * o_a = i_a*S_a + k_a*D_a - P_a falls outside [0, O_a) on some axis.  Each
- * product is bounded by the validated output-size formula; their sum may
- * still overflow for a huge pad_end, and then lies far outside y. */
-static int64_t out_position(const iohw_problem *p, int64_t k, int64_t i)
+/* Each product is bounded by the validated output-size formula; their sum
+ * may still overflow for a huge pad_end, and then lies far outside y. */
+int64_t iohw__out_position(const iohw_problem *p, int64_t k, int64_t i)
 {
     int64_t o = 0, place = 1;
     for (int a = (int)p->rank - 1; a >= 0; a--) {
@@ -121,9 +117,9 @@ int iohw_conv_transpose_def(const iohw_problem *p, const double *x,
     const int64_t G = p->groups;
     const int64_t Cg = C_in / G;
     const int64_t Mg = C_out / G;
-    const int64_t LV = volume(p->in_size, R);   /* input positions i */
-    const int64_t KV = volume(p->kernel, R);    /* taps k */
-    const int64_t OV = volume(p->out_size, R);  /* output positions o */
+    const int64_t LV = iohw__volume(p->in_size, R);   /* input positions i */
+    const int64_t KV = iohw__volume(p->kernel, R);    /* taps k */
+    const int64_t OV = iohw__volume(p->out_size, R);  /* output positions o */
 
     /* The low words of one output plane (double-double only). */
     double *yl = NULL, *el = NULL;
@@ -161,7 +157,7 @@ int iohw_conv_transpose_def(const iohw_problem *p, const double *x,
                     const double *wp = w + (ci * Mg + m) * KV;
                     for (int64_t k = 0; k < KV; k++) {
                         for (int64_t i = 0; i < LV; i++) {
-                            const int64_t o = out_position(p, k, i);
+                            const int64_t o = iohw__out_position(p, k, i);
                             if (o < 0)
                                 continue;
                             if (dd)

@@ -26,6 +26,7 @@
 #include "oracle/layout.h"
 #include "oracle/oracle.h"
 #include "oracle/problem.h"
+#include "oracle/quant.h"
 #include "reports/reports.h"
 
 int iohw_layering_public(void);
