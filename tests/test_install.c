@@ -103,27 +103,59 @@ Test(install, example_project_runs_its_shards)
     }
 }
 
+/* Writes <dir>/src/CMakeLists.txt: a project that finds iohw, then body. */
+static void write_project(const char *dir, const char *body)
+{
+    char *out = NULL;
+    int rc = iohw_test_sh(&out, "mkdir -p '%s/src'", dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    free(out);
+    char path[512];
+    snprintf(path, sizeof path, "%s/src/CMakeLists.txt", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f != NULL, "cannot write %s", path);
+    fprintf(f, "cmake_minimum_required(VERSION 3.18)\nproject(user LANGUAGES NONE)\n"
+               "find_package(iohw REQUIRED)\nenable_testing()\n%s\n", body);
+    cr_assert_eq(fclose(f), 0);
+}
+
 Test(install, wrong_backend_fails_a_shard)
 {
     const char *dir = IOHW_TEST_TMP "/install_wrong";
     install_into(dir);
-    char *out = NULL;
-    int rc = iohw_test_sh(&out, "mkdir -p '%s/src' && printf '%%s\\n' "
-        "'cmake_minimum_required(VERSION 3.18)' 'project(wrong LANGUAGES NONE)' "
-        "'find_package(iohw REQUIRED)' 'enable_testing()' "
-        "'iohw_add_conformance_test(NAME swapped PROFILE smoke SHARDS 2 ARGS --jobs 2 "
-        "BACKEND %s/libiohw_fault_io_swap.so)' > '%s/src/CMakeLists.txt'",
-        dir, IOHW_BACKEND_DIR, dir);
-    cr_assert_eq(rc, 0, "%s", out);
-    free(out);
+    /* The same backend twice: plain, and with every case waived by a
+     * baseline (a path relative to the project's source folder). */
+    write_project(dir,
+        "iohw_add_conformance_test(NAME swapped PROFILE smoke SHARDS 2 ARGS --jobs 2\n"
+        "  BACKEND " IOHW_BACKEND_DIR "/libiohw_fault_io_swap.so)\n"
+        "file(WRITE ${CMAKE_CURRENT_SOURCE_DIR}/known.txt \"*  the seeded I/O swap\\n\")\n"
+        "iohw_add_conformance_test(NAME waived PROFILE smoke BASELINE known.txt\n"
+        "  ARGS --jobs 2 BACKEND " IOHW_BACKEND_DIR "/libiohw_fault_io_swap.so)");
     char src[512];
     snprintf(src, sizeof src, "%s/src", dir);
     configure_and_build(dir, src);
 
-    rc = iohw_test_sh(&out, "cd '%s/build' && ctest -j2", dir);
+    char *out = NULL;
+    int rc = iohw_test_sh(&out, "cd '%s/build' && ctest -j2", dir);
     cr_expect_neq(rc, 0, "ctest passed with the I/O-swap backend:\n%s", out);
     const char *failed = failed_list(out);
     cr_expect(strstr(failed, "swapped.shard-") != NULL, "no shard test failed:\n%s", out);
     cr_expect(strstr(failed, "swapped.gen") == NULL, "the suite was not written:\n%s", out);
+    cr_expect(strstr(out, "waived.shard-1-of-1 ...") != NULL, "%s", out);
+    cr_expect(strstr(failed, "waived.") == NULL, "the baseline did not waive:\n%s", out);
+    free(out);
+}
+
+Test(install, bad_arguments_stop_the_configuration)
+{
+    const char *dir = IOHW_TEST_TMP "/install_bad";
+    install_into(dir);
+    write_project(dir, "iohw_add_conformance_test(NAME bad PROFILE smoke SHARDS 0 "
+                       "BACKEND libnone.so)");
+    char *out = NULL;
+    int rc = iohw_test_sh(&out, "cmake -S '%s/src' -B '%s/build' -DCMAKE_PREFIX_PATH='%s/prefix'",
+                          dir, dir, dir);
+    cr_expect_neq(rc, 0, "%s", out);
+    cr_expect(strstr(out, "SHARDS '0' is not a positive integer") != NULL, "%s", out);
     free(out);
 }
