@@ -101,6 +101,7 @@ Test(exec, a_query_that_fails_is_an_error_asked_once_per_class)
     snprintf(count, sizeof count, "%s/exec-count-%d", IOHW_TEST_TMP,
              (int)getpid());
     snprintf(body, sizeof body,
+             "[ \"$1\" = --describe ] && exit 1\n"
              "echo asked >> \"%s\"\n"
              "echo \"only 2-d here\"\n"
              "exit 1\n", count);

@@ -64,8 +64,8 @@ void iohw__exec_cmd_free(exec_cmd *cmd)
     memset(cmd, 0, sizeof *cmd);
 }
 
-/* The child: never returns. */
-static void child(const exec_cmd *cmd, const char *const *extra, int out,
+/* The child: never returns.  in < 0 reads /dev/null. */
+static void child(const exec_cmd *cmd, const char *const *extra, const int fds[3],
                   pid_t parent)
 {
     char *argv[EXEC_MAX_WORDS + 4];
@@ -79,12 +79,25 @@ static void child(const exec_cmd *cmd, const char *const *extra, int out,
         argv[n++] = (char *)(uintptr_t)extra[i];
     argv[n] = NULL;
 
-    int in = open("/dev/null", O_RDONLY);
-    if (in < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+    int in = fds[0] >= 0 ? fds[0] : open("/dev/null", O_RDONLY);
+    if (in < 0 || dup2(in, 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[2], 2) < 0)
         _exit(127);
+    signal(SIGPIPE, SIG_DFL);
     execvp(argv[0], argv);
     dprintf(2, "cannot execute %s: %s\n", argv[0], strerror(errno));
     _exit(127);
+}
+
+pid_t iohw__exec_fork(const exec_cmd *cmd, const char *const *extra,
+                      const int fds[3])
+{
+    const pid_t parent = getpid();
+    fflush(stdout);
+    fflush(stderr);
+    const pid_t pid = fork();
+    if (pid == 0)
+        child(cmd, extra, fds, parent);
+    return pid;
 }
 
 /* Makes text[0..len) one printable line: trailing blanks dropped, newlines
@@ -122,10 +135,11 @@ static void keep_tail(char *tail, size_t *len, const char *buf, size_t g)
  * HEAD_MAX + TAIL_MAX + 1) and the last TAIL_MAX of the rest in tail, each
  * NUL-terminated on one line; *skipped is the number of bytes between them.
  * An output that fits in both is all in head. */
-static void drain(int fd, char *head, char *tail, size_t *skipped)
+static void drain(int fd, char *head, char *tail, size_t *skipped,
+                  char *cap, size_t ncap)
 {
     char buf[4096];
-    size_t hlen = 0, tlen = 0, total = 0;
+    size_t hlen = 0, tlen = 0, total = 0, clen = 0;
     for (;;) {
         ssize_t got = read(fd, buf, sizeof buf);
         if (got < 0 && errno == EINTR)
@@ -138,7 +152,14 @@ static void drain(int fd, char *head, char *tail, size_t *skipped)
         if (g > h)
             keep_tail(tail, &tlen, buf + h, g - h);
         total += g;
+        if (cap != NULL && clen + 1 < ncap) {
+            size_t c = g < ncap - 1 - clen ? g : ncap - 1 - clen;
+            memcpy(cap + clen, buf, c);
+            clen += c;
+        }
     }
+    if (cap != NULL && ncap > 0)
+        cap[clen] = '\0';
     *skipped = total - hlen - tlen;
     if (*skipped == 0) {  /* all of it: one text in head */
         memcpy(head + hlen, tail, tlen);
@@ -163,8 +184,29 @@ static void describe_output(const char *head, const char *tail, size_t skipped,
                  head, skipped, tail);
 }
 
+void iohw__exec_output_text(int fd, char *out, size_t n)
+{
+    char head[HEAD_MAX + TAIL_MAX + 1], tail[TAIL_MAX + 1];
+    size_t skipped = 0;
+    drain(fd, head, tail, &skipped, NULL, 0);
+    describe_output(head, tail, skipped, out, n);
+}
+
+void iohw__exec_how(int status, char *how, size_t n)
+{
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        snprintf(how, n, "could not be executed or exited with status 127");
+    else if (WIFEXITED(status))
+        snprintf(how, n, "exited with status %d", WEXITSTATUS(status));
+    else if (WIFSIGNALED(status))
+        snprintf(how, n, "was killed by signal %d (%s)", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    else
+        snprintf(how, n, "ended with wait status %d", status);
+}
+
 int iohw__exec_spawn(const exec_cmd *cmd, const char *const *extra,
-                     iohw_error *err)
+                     char *captured, size_t ncap, iohw_error *err)
 {
     char head[HEAD_MAX + TAIL_MAX + 1], tail[TAIL_MAX + 1];
     size_t skipped = 0;
@@ -173,20 +215,18 @@ int iohw__exec_spawn(const exec_cmd *cmd, const char *const *extra,
 
     if (pipe2(fds, O_CLOEXEC) != 0)
         return iohw_error_set(err, "pipe: %s", strerror(errno));
-    const pid_t parent = getpid();
-    const pid_t pid = fork();
+    const int std[3] = {-1, fds[1], fds[1]};
+    const pid_t pid = iohw__exec_fork(cmd, extra, std);
     if (pid < 0) {
         int e = errno;
         close(fds[0]);
         close(fds[1]);
         return iohw_error_set(err, "fork: %s", strerror(e));
     }
-    if (pid == 0)
-        child(cmd, extra, fds[1], parent);
 
     /* The parent: its output, then its end. */
     close(fds[1]);
-    drain(fds[0], head, tail, &skipped);
+    drain(fds[0], head, tail, &skipped, captured, ncap);
     close(fds[0]);
     while (waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR)
@@ -196,17 +236,7 @@ int iohw__exec_spawn(const exec_cmd *cmd, const char *const *extra,
         return 0;
 
     char how[96];
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-        snprintf(how, sizeof how, "could not be executed or exited with "
-                 "status 127");
-    else if (WIFEXITED(status))
-        snprintf(how, sizeof how, "exited with status %d",
-                 WEXITSTATUS(status));
-    else if (WIFSIGNALED(status))
-        snprintf(how, sizeof how, "was killed by signal %d (%s)",
-                 WTERMSIG(status), strsignal(WTERMSIG(status)));
-    else
-        snprintf(how, sizeof how, "ended with wait status %d", status);
+    iohw__exec_how(status, how, sizeof how);
     char output[sizeof head + sizeof tail + 80];  /* room for both, whole */
     describe_output(head, tail, skipped, output, sizeof output);
     return iohw_error_set(err, "%.200s %s%s", cmd->argv[0], how, output);

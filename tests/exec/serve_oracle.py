@@ -1,0 +1,120 @@
+#!/usr/bin/python3
+"""A protocol 2 program for the exec backend's tests (docs/EXEC_PROTOCOL.md),
+with no library: it answers every run request with `iohw oracle`.
+
+    serve_oracle.py IOHW MODE [--describe | --serve | [--supports] IN OUT]
+
+IOHW is the iohw binary; MODE says how it behaves:
+
+    good      claims everything and computes it
+    layouts   as good, and --describe lists the layouts NCHW / IOHW only
+    die:FILE  the first run request (when FILE does not exist: it is made)
+              kills the program with SIGSEGV; later ones are served
+    hang      run requests never get an answer
+    garbage   run requests get a line of text instead of a message
+    error     run requests get "error" with a message
+
+Protocol 1 (no --serve) is spoken too, so the same program serves both.
+"""
+import os
+import signal
+import struct
+import subprocess
+import sys
+import time
+
+NAME = "serve-oracle"
+VERSION = "1.0"
+
+
+def describe(mode):
+    text = "name=%s\nversion=%s\nprotocols=1 2\n" % (NAME, VERSION)
+    if mode == "layouts":
+        text += "data_layouts=NCHW\nweight_layouts=IOHW\n"
+    return text
+
+
+def oracle(iohw, in_path, out_path):
+    """None when `iohw oracle` wrote OUT, else its complaint."""
+    p = subprocess.run([iohw, "oracle", in_path, "-o", out_path],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if p.returncode != 0:
+        return p.stderr.decode(errors="replace").strip() or "iohw oracle failed"
+    return None
+
+
+def read_message(f):
+    head = f.read(4)
+    if len(head) < 4:
+        return None
+    (n,) = struct.unpack("<I", head)
+    return f.read(n).decode()
+
+
+def send(f, text):
+    data = text.encode()
+    f.write(struct.pack("<I", len(data)) + data)
+    f.flush()
+
+
+def misbehave(mode, out):
+    """Does what MODE says to a run request; True when it answered."""
+    if mode.startswith("die:"):
+        marker = mode[4:]
+        if not os.path.exists(marker):
+            open(marker, "w").close()
+            sys.stderr.write("serve_oracle: about to die\n")
+            sys.stderr.flush()
+            os.kill(os.getpid(), signal.SIGSEGV)
+        return False
+    if mode == "hang":
+        while True:
+            time.sleep(60)
+    if mode == "garbage":
+        out.write(b"hello, this is not a message\n")
+        out.flush()
+        return True
+    if mode == "error":
+        send(out, "error\nno kernel for this problem")
+        return True
+    return False
+
+
+def serve(iohw, mode):
+    inp, out = sys.stdin.buffer, sys.stdout.buffer
+    while True:
+        req = read_message(inp)
+        if req is None:
+            return 0
+        words = req.split("\n")
+        if words[0] == "describe":
+            send(out, "ok\n" + describe(mode))
+        elif words[0] == "supports":
+            send(out, "ok")
+        elif words[0] == "run":
+            if misbehave(mode, out):
+                continue
+            why = oracle(iohw, words[1], words[2])
+            send(out, "ok" if why is None else "error\n" + why)
+        else:
+            send(out, "error\nunknown request " + words[0])
+
+
+def main(argv):
+    iohw, mode, args = argv[1], argv[2], argv[3:]
+    if args == ["--describe"]:
+        sys.stdout.write(describe(mode))
+        return 0
+    if args == ["--serve"]:
+        return serve(iohw, mode)
+    if args and args[0] == "--supports":
+        return 0
+    why = oracle(iohw, args[0], args[1])
+    if why is not None:
+        sys.stderr.write(why + "\n")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
