@@ -7,14 +7,18 @@ with no library: it answers every run request with `iohw oracle`.
 IOHW is the iohw binary; MODE says how it behaves:
 
     good      claims everything and computes it
-    layouts   as good, and --describe lists the layouts NCHW / IOHW only
+    layouts   as good, but it takes only the layouts NHWC / HWOI: listed
+              by --describe, and other pairs refused when asked
     die:FILE  the first run request (when FILE does not exist: it is made)
               kills the program with SIGSEGV; later ones are served
     hang      run requests never get an answer
     garbage   run requests get a line of text instead of a message
     error     run requests get "error" with a message
+    refuse    supports requests get "unsupported" with a reason
 
 Protocol 1 (no --serve) is spoken too, so the same program serves both.
+When IOHW_TEST_SERVE_LOG names a file, every request's first word (or
+protocol 1 argument) is appended to it, one a line.
 """
 import os
 import signal
@@ -30,8 +34,27 @@ VERSION = "1.0"
 def describe(mode):
     text = "name=%s\nversion=%s\nprotocols=1 2\n" % (NAME, VERSION)
     if mode == "layouts":
-        text += "data_layouts=NCHW\nweight_layouts=IOHW\n"
+        text += "data_layouts=NHWC\nweight_layouts=HWOI\n"
     return text
+
+
+def log(what):
+    path = os.environ.get("IOHW_TEST_SERVE_LOG")
+    if path:
+        with open(path, "a") as f:
+            f.write(what + "\n")
+
+
+def refusal(iohw, mode, in_path):
+    """Why a supports request is refused, or None."""
+    if mode == "refuse":
+        return "output_padding 2 is not below stride 2"
+    if mode != "layouts":
+        return None
+    shown = subprocess.run([iohw, "show", in_path], capture_output=True).stdout
+    if b"xl=NHWC wl=HWOI" not in shown:
+        return "only NHWC with HWOI"
+    return None
 
 
 def oracle(iohw, in_path, out_path):
@@ -87,10 +110,12 @@ def serve(iohw, mode):
         if req is None:
             return 0
         words = req.split("\n")
+        log(words[0])
         if words[0] == "describe":
             send(out, "ok\n" + describe(mode))
         elif words[0] == "supports":
-            send(out, "ok")
+            why = refusal(iohw, mode, words[1])
+            send(out, "ok" if why is None else "unsupported\n" + why)
         elif words[0] == "run":
             if misbehave(mode, out):
                 continue
@@ -102,12 +127,17 @@ def serve(iohw, mode):
 
 def main(argv):
     iohw, mode, args = argv[1], argv[2], argv[3:]
+    if args != ["--serve"]:
+        log(args[0] if args and args[0].startswith("--") else "run")
     if args == ["--describe"]:
         sys.stdout.write(describe(mode))
         return 0
     if args == ["--serve"]:
         return serve(iohw, mode)
     if args and args[0] == "--supports":
+        if refusal(iohw, mode, args[1]) is not None:
+            sys.stdout.write("refused\n")
+            return 3
         return 0
     why = oracle(iohw, args[0], args[1])
     if why is not None:
