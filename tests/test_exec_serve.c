@@ -164,6 +164,19 @@ Test(exec_serve, a_cached_refusal_names_the_problem_it_was_given_for)
     iohw_backend_unload(&lb);
 }
 
+/* output_padding 1 and 2 with stride 2 and dilation 3 share every other
+ * bit of the class (both below max(stride, dilation)): a program that
+ * refuses output_padding >= stride is asked about each. */
+Test(exec_serve, output_padding_at_the_stride_is_a_class_of_its_own)
+{
+    iohw_loaded_backend lb;
+    load_serve("op-below-stride", NULL, &lb);
+    expect_pass(&lb, "ci=2 co=3 in=5 k=3 s=2 d=3 op=1");
+    expect_unsupported(&lb, "ci=2 co=3 in=5 k=3 s=2 d=3 op=2");
+    expect_contains(iohw_backend_last_error(&lb), "output_padding 2 >= stride 2");
+    iohw_backend_unload(&lb);
+}
+
 /* --describe lists NHWC and HWOI: others are refused without asking. */
 Test(exec_serve, layouts_the_program_does_not_list_are_refused_with_why)
 {

@@ -15,6 +15,8 @@ IOHW is the iohw binary; MODE says how it behaves:
     garbage   run requests get a line of text instead of a message
     error     run requests get "error" with a message
     refuse    supports requests get "unsupported" with a reason
+    op-below-stride  refuses (in supports and run) output_padding >= stride,
+              like ONNX Runtime and oneDNN
 
 Protocol 1 (no --serve) is spoken too, so the same program serves both.
 When IOHW_TEST_SERVE_LOG names a file, every request's first word (or
@@ -49,9 +51,16 @@ def refusal(iohw, mode, in_path):
     """Why a supports request is refused, or None."""
     if mode == "refuse":
         return "output_padding 2 is not below stride 2"
-    if mode != "layouts":
+    if mode not in ("layouts", "op-below-stride"):
         return None
     shown = subprocess.run([iohw, "show", in_path], capture_output=True).stdout
+    if mode == "op-below-stride":
+        words = dict(w.split("=", 1) for w in shown.decode().split()
+                     if "=" in w and w.split("=")[0] in ("s", "op"))
+        for s, op in zip(words["s"].split("x"), words["op"].split("x")):
+            if int(op) >= int(s):
+                return "output_padding %s >= stride %s" % (op, s)
+        return None
     if b"xl=NHWC wl=HWOI" not in shown:
         return "only NHWC with HWOI"
     return None
@@ -118,6 +127,10 @@ def serve(iohw, mode):
             send(out, "ok" if why is None else "unsupported\n" + why)
         elif words[0] == "run":
             if misbehave(mode, out):
+                continue
+            why = refusal(iohw, mode, words[1])
+            if why is not None:
+                send(out, "unsupported\n" + why)
                 continue
             why = oracle(iohw, words[1], words[2])
             send(out, "ok" if why is None else "error\n" + why)
