@@ -100,6 +100,24 @@ Test(exec_serve, a_program_without_a_describe_answer_is_named_by_its_file)
     remove(prog);
 }
 
+/* Under protocol 2 a program that cannot be executed fails the query
+ * (an ERROR of the case), as under protocol 1; it does not end us. */
+Test(exec_serve, a_program_that_does_not_exist_fails_the_query)
+{
+    iohw_loaded_backend lb;
+    iohw_desc d;
+    iohw_error err;
+    cr_assert_eq(setenv("IOHW_EXEC_COMMAND", IOHW_TEST_TMP "/no-such-program",
+                        1), 0);
+    cr_assert_eq(setenv("IOHW_EXEC_PROTOCOL", "2", 1), 0);
+    load_or_skip("iohw_exec", &lb);
+    cr_assert_eq(iohw_desc_parse("ci=2 co=3 in=4x4 k=3", &d, &err), 0);
+    cr_expect_eq(lb.table->supports(lb.ctx, &d.p), IOHW_BACKEND_ERROR);
+    expect_contains(iohw_backend_last_error(&lb), "status 127");
+    expect_contains(iohw_backend_last_error(&lb), "cannot execute");
+    iohw_backend_unload(&lb);
+}
+
 /* Runs the case on a claimed problem; returns run()'s status, the
  * message in msg. */
 static int run_one(const iohw_loaded_backend *lb, const char *desc, char *msg,

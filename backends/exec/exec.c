@@ -118,7 +118,9 @@ static int ask2(exec_ctx *c, const char *verb, int files, int die,
         snprintf(req, sizeof req, "%s", verb);
     int rc = iohw__exec_serve_ask(&c->server, &c->cmd, req, reply, sizeof reply,
                                   &c->err);
-    if (rc == EXEC_GONE && die)
+    /* A program that could not be executed (127) has not died of a case. */
+    const int st = c->server.status;
+    if (rc == EXEC_GONE && die && !(WIFEXITED(st) && WEXITSTATUS(st) == 127))
         die_with_program(c);
     if (rc != EXEC_REPLY)
         return ANSWER_FAILED;
