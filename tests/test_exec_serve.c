@@ -58,13 +58,13 @@ Test(exec_serve, a_program_that_speaks_protocol_2_passes_every_dtype)
     cr_expect_str_eq(lb.table->name, "exec:serve-oracle");
     expect_contains(lb.table->version, "1.0 (");
     expect_contains(lb.table->version, "exec protocol 2");
-    expect_pass(&lb, "n=2 ci=4 co=6 g=2 in=5x7 k=3x2 s=2x1 d=1x2 pad=1:0x0:1 "
-                     "op=1x0 bias=1 xl=NHWC wl=OIHW");
-    expect_pass(&lb, "ci=3 co=5 in=9 k=4 s=3 pad=2:1 op=2 dt=f64 bias=1");
-    expect_pass(&lb, "ci=6 co=9 g=3 in=3x5 k=2x3 s=3x2 wl=GOIHW xl=CHWN "
+    expect_pass(&lb, "n=3 ci=2 co=4 g=2 in=6x3 k=2x3 s=1x2 d=2x1 pad=0:1x1:0 "
+                     "op=0x1 bias=1 xl=NCHW wl=HWIO");
+    expect_pass(&lb, "ci=5 co=2 in=7 k=3 s=2 pad=1:2 op=1 dt=f64");
+    expect_pass(&lb, "ci=4 co=6 g=2 in=4x3 k=3x2 s=2x3 wl=GIOHW xl=NHWC "
                      "bias=1 dt=f16");
-    expect_pass(&lb, "ci=4 co=4 g=4 in=3x4x5 k=2x3x2 s=2 d=2x1x1 dt=bf16 "
-                     "xl=NDHWC wl=GOIDHW bias=1");
+    expect_pass(&lb, "ci=2 co=2 in=3x3x4 k=2x2x3 s=1x2x1 dt=bf16 xl=NCDHW "
+                     "wl=DHWOI");
     iohw_backend_unload(&lb);
 }
 

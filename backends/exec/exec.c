@@ -299,6 +299,20 @@ static int same_class(const exec_class *a, const exec_class *b)
            strcmp(a->weight_layout, b->weight_layout) == 0;
 }
 
+/* OUT.h5 after a query that went through: claimed, refused or malformed
+ * (what names the query in the message). */
+static void read_answer(exec_ctx *c, const iohw_problem *p, exec_class *k,
+                        const char *what)
+{
+    iohw_error e;
+    int rc = iohw__exec_read_output(c->out, p, 0, NULL, &e);
+    k->claimed = rc == 0;
+    k->failed = rc < 0;
+    if (rc != 0)
+        snprintf(k->why, sizeof k->why, "%s%s%.360s", rc < 0 ? what : "",
+                 rc < 0 ? "'s answer: " : "", e.msg);
+}
+
 /* The program's answer to the query for p, into k. */
 static void query(exec_ctx *c, const iohw_problem *p, exec_class *k)
 {
@@ -311,12 +325,7 @@ static void query(exec_ctx *c, const iohw_problem *p, exec_class *k)
     if (c->protocol == 2) {
         int a = ask2(c, "supports", 1, 1, NULL, 0);
         if (a == ANSWER_OK) {
-            int rc = iohw__exec_read_output(c->out, p, 0, NULL, &e);
-            k->claimed = rc == 0;
-            k->failed = rc < 0;
-            if (rc != 0)
-                snprintf(k->why, sizeof k->why, "%s%.360s", rc < 0 ? "the "
-                         "supports request's answer: " : "", e.msg);
+            read_answer(c, p, k, "the supports request");
             return;
         }
         k->failed = a != ANSWER_UNSUPPORTED;
@@ -331,12 +340,7 @@ static void query(exec_ctx *c, const iohw_problem *p, exec_class *k)
                  e.msg);
         return;
     }
-    int rc = iohw__exec_read_output(c->out, p, 0, NULL, &e);
-    k->claimed = rc == 0;
-    k->failed = rc < 0;
-    if (rc != 0)
-        snprintf(k->why, sizeof k->why, "%s%.360s", rc < 0 ? "the --supports "
-                 "query's answer: " : "", e.msg);
+    read_answer(c, p, k, "the --supports query");
 }
 
 /* Asks the program about the problem's class (once). */
