@@ -157,7 +157,8 @@ Test(exec_serve, an_error_answer_is_an_error_with_the_programs_message)
     load_serve("error", NULL, &lb);
     cr_expect_eq(run_one(&lb, "ci=2 co=3 in=4x4 k=3", msg, sizeof msg),
                  IOHW_BACKEND_ERROR);
-    expect_contains(msg, "no kernel for this problem");
+    expect_contains(msg, "serve_oracle.py reported an error: no kernel for "
+                         "this problem");
     iohw_backend_unload(&lb);
 }
 

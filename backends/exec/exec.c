@@ -136,9 +136,12 @@ static int ask2(exec_ctx *c, const char *verb, int files, int die,
     if (strcmp(reply, "ok") == 0)
         return ANSWER_OK;
     if (strcmp(reply, "unsupported") == 0 || strcmp(reply, "error") == 0) {
-        iohw_error_set(&c->err, "%s%.900s", reply[0] == 'e' ? "the program "
-                       "reported an error: " : "", rest[0] ? rest
-                       : "(no reason given)");
+        if (reply[0] == 'e')
+            iohw_error_set(&c->err, "%.200s reported an error: %.800s",
+                           c->server.label, rest[0] ? rest : "(no message)");
+        else
+            iohw_error_set(&c->err, "%.900s", rest[0] ? rest
+                                                      : "(no reason given)");
         return reply[0] == 'e' ? ANSWER_ERROR : ANSWER_UNSUPPORTED;
     }
     iohw__exec_serve_stop(&c->server);
