@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "harness/loader.h"
+#include "harness/run.h"
 #include "oracle/descriptor.h"
 #include "oracle/problem.h"
 #include "support/adapter_asserts.h"
@@ -299,4 +300,52 @@ Test(exec_serve, adapt_layout_asks_protocol_1_programs_once_per_class)
 Test(exec_serve, adapt_layout_asks_protocol_2_programs_once_per_class)
 {
     expect_adapted_asking_once("2", "supports");
+}
+
+/* --- memory --------------------------------------------------------------- */
+
+/* A program is held to its resident memory: one that fills 300 MiB under
+ * a limit of 100 MiB is killed, and the message says which limit. */
+Test(exec_serve, a_protocol_1_program_over_the_memory_limit_is_killed_and_told)
+{
+    iohw_loaded_backend lb;
+    char msg[1024];
+    cr_assert_eq(setenv("IOHW_EXEC_MEMORY_LIMIT_MB", "100", 1), 0);
+    load_serve("hog:300", "1", &lb);
+    cr_expect_eq(run_one(&lb, "ci=2 co=3 in=4x4 k=3", msg, sizeof msg),
+                 IOHW_BACKEND_ERROR);
+    expect_contains(msg, "killed by signal 9");
+    expect_contains(msg, "resident memory reached");
+    expect_contains(msg, "over the limit of 100 MiB");
+    iohw_backend_unload(&lb);
+}
+
+Test(exec_serve, a_protocol_2_program_over_the_memory_limit_is_that_cases_crash)
+{
+    char *out;
+    int runs;
+    cr_assert_eq(setenv("IOHW_EXEC_MEMORY_LIMIT_MB", "100", 1), 0);
+    int rc = run_two("hog", "hog:300", "--json report.json; cat report.json",
+                     "run", &runs, &out);
+    cr_expect_eq(rc, 0, "%s", out);  /* the status of cat */
+    cr_expect_eq(count(out, "\nCRASH problem."), 2, "%s", out);
+    expect_contains(out, "serve_oracle.py: resident memory 1");
+    expect_contains(out, "MiB > limit 100 MiB, killed");
+    free(out);
+}
+
+/* Under --memory-limit (address space, for the worker) a program may
+ * reserve more address space than the limit, as V8 does for WebAssembly:
+ * it is held to resident memory instead. */
+Test(exec_serve, a_program_may_reserve_more_address_space_than_the_limit)
+{
+    char *out;
+    int runs;
+    if (!iohw_run_memory_limit_works())
+        cr_skip_test("--memory-limit is not enforced in this build (ASan)");
+    int rc = run_two("reserve", "reserve", "--memory-limit 2048", "run",
+                     &runs, &out);
+    cr_expect_eq(rc, 0, "%s", out);
+    expect_contains(out, "PASS 2");
+    free(out);
 }

@@ -90,6 +90,18 @@ enum { ANSWER_OK, ANSWER_UNSUPPORTED, ANSWER_ERROR, ANSWER_FAILED };
  * the same way, after removing the private files (see the top). */
 static void die_with_program(exec_ctx *c)
 {
+    /* A first line short enough to be quoted whole, then the details. */
+    const char *base = strrchr(c->server.label, '/');
+    const exec_watch *w = &c->server.watch;
+    char how[96];
+    iohw__exec_how(c->server.status, how, sizeof how);
+    base = base != NULL ? base + 1 : c->server.label;
+    if (w->over > 0)
+        fprintf(stderr, "exec: %.40s: resident memory %lld MiB > limit %lld "
+                "MiB, killed\n", base, (long long)(w->over >> 20),
+                (long long)(w->limit >> 20));
+    else
+        fprintf(stderr, "exec: %.40s %s\n", base, how);
     fprintf(stderr, "exec: %s\n", c->err.msg);
     fflush(stderr);
     unlink(c->in);
@@ -332,7 +344,7 @@ static void query(exec_ctx *c, const iohw_problem *p, exec_class *k)
             return;
         }
         k->failed = a != ANSWER_UNSUPPORTED;
-        snprintf(k->why, sizeof k->why, "%s%.360s", a == ANSWER_UNSUPPORTED ?
+        snprintf(k->why, sizeof k->why, "%s%.300s", a == ANSWER_UNSUPPORTED ?
                  "the program does not claim this problem: " : "the supports "
                  "request failed: ", c->err.msg);
         return;

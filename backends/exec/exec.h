@@ -6,6 +6,7 @@
 #ifndef IOHW_EXEC_H
 #define IOHW_EXEC_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "iohw/backend.h"
@@ -55,6 +56,29 @@ void iohw__exec_how(int status, char *how, size_t n);
  * its first and last few hundred bytes; "" when there is none). */
 void iohw__exec_output_text(int fd, char *out, size_t n);
 
+/* Programs are held to resident memory: the watch of one. */
+#define EXEC_WATCH_MS 50
+typedef struct exec_watch {
+    pid_t pid;
+    int64_t limit;           /* bytes; 0 = none */
+    int64_t over;            /* the resident bytes it was killed at, or 0 */
+} exec_watch;
+
+/* The resident memory a program may use, in bytes (0 = no limit):
+ * IOHW_EXEC_MEMORY_LIMIT_MB when set, else the address-space limit the
+ * caller runs under (iohw run's --memory-limit on its worker), which the
+ * program itself does not get. */
+int64_t iohw__exec_memory_limit(void);
+
+/* Waits until fd is readable; meanwhile, every EXEC_WATCH_MS, kills the
+ * watched program (w may be NULL) when its resident memory passes the
+ * limit, noting it in w->over.  0, or -1 on a poll error. */
+int iohw__exec_wait_readable(int fd, exec_watch *w);
+
+/* " by the exec backend: its resident memory reached ..." when the watch
+ * killed the program, else "". */
+void iohw__exec_watch_text(const exec_watch *w, char *out, size_t n);
+
 /* --- protocol 2: one program serving requests (exec_serve.c) ------------- */
 
 /* Largest message either side sends (bytes after the length). */
@@ -66,6 +90,7 @@ typedef struct exec_server {
     pid_t pid;               /* 0: not running */
     int req, rep, log;
     int status;              /* its wait status once it has ended */
+    exec_watch watch;        /* its resident memory */
     char label[256];         /* the program, in messages */
     char log_path[4200];
 } exec_server;

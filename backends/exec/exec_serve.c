@@ -108,6 +108,8 @@ int iohw__exec_serve_start(exec_server *s, const exec_cmd *cmd,
         return iohw_error_set(err, "fork: %s", strerror(e));
     }
     s->pid = pid;
+    s->watch.pid = pid;
+    s->watch.over = 0;
     return 0;
 }
 
@@ -141,13 +143,16 @@ static int write_all(int fd, const void *buf, size_t n)
     return rc;
 }
 
-/* Reads exactly n bytes: 1, 0 at end of file, -1 after part of them. */
-static int read_all(int fd, void *buf, size_t n)
+/* Reads exactly n bytes, watching the program's memory: 1, 0 at end of
+ * file, -1 after part of them. */
+static int read_all(exec_server *s, void *buf, size_t n)
 {
     char *p = buf;
     size_t got = 0;
     while (got < n) {
-        ssize_t k = read(fd, p + got, n - got);
+        if (iohw__exec_wait_readable(s->rep, &s->watch) != 0)
+            return -1;
+        ssize_t k = read(s->rep, p + got, n - got);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
@@ -172,16 +177,17 @@ static uint32_t get_le32(const unsigned char b[4])
 /* The program ended in the middle of a request: how, with its stderr. */
 static int gone(exec_server *s, iohw_error *err)
 {
-    char how[96], said[1200];
+    char how[96], said[1200], why[200];
     close_fd(&s->req);
     reap(s, 1000);
     iohw__exec_how(s->status, how, sizeof how);
+    iohw__exec_watch_text(&s->watch, why, sizeof why);
     said[0] = '\0';
     if (s->log >= 0 && lseek(s->log, 0, SEEK_SET) == 0)
         iohw__exec_output_text(s->log, said, sizeof said);
     forget(s);
-    iohw_error_set(err, "%.200s %s in the middle of a request%s", s->label,
-                   how, said);
+    iohw_error_set(err, "%.200s %s%s in the middle of a request%s", s->label,
+                   how, why, said);
     return EXEC_GONE;
 }
 
@@ -211,11 +217,13 @@ int iohw__exec_serve_ask(exec_server *s, const exec_cmd *cmd,
         s->pid = 0;
         forget(s);
     }
-    if (iohw__exec_serve_start(s, cmd, err) != 0)
-        return EXEC_NOSTART;
-    if (ftruncate(s->log, 0) != 0)
+    /* Its stderr from here on (a fresh program's file starts empty). */
+    if (s->pid > 0 && ftruncate(s->log, 0) != 0)
         return iohw_error_set(err, "%s: %s", s->log_path, strerror(errno)),
                EXEC_NOSTART;
+    if (iohw__exec_serve_start(s, cmd, err) != 0)
+        return EXEC_NOSTART;
+    s->watch.limit = iohw__exec_memory_limit();
 
     /* The request. */
     const size_t len = strlen(request);
@@ -225,7 +233,7 @@ int iohw__exec_serve_ask(exec_server *s, const exec_cmd *cmd,
         return gone(s, err);
 
     /* The reply. */
-    if (read_all(s->rep, head, 4) != 1)
+    if (read_all(s, head, 4) != 1)
         return gone(s, err);
     const uint32_t want = get_le32(head);
     if (want > EXEC_MSG_MAX || want >= n) {
@@ -235,7 +243,7 @@ int iohw__exec_serve_ask(exec_server *s, const exec_cmd *cmd,
                  n - 1 < EXEC_MSG_MAX ? (int)(n - 1) : EXEC_MSG_MAX);
         return garbage(s, head, 4, what, err);
     }
-    if (want > 0 && read_all(s->rep, reply, want) != 1)
+    if (want > 0 && read_all(s, reply, want) != 1)
         return gone(s, err);
     reply[want] = '\0';
     if (strlen(reply) != want)

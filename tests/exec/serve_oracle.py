@@ -15,6 +15,8 @@ IOHW is the iohw binary; MODE says how it behaves:
     garbage   run requests get a line of text instead of a message
     error     run requests get "error" with a message
     refuse    supports requests get "unsupported" with a reason
+    hog:MB    run requests first fill MB MiB of memory
+    reserve   run requests first reserve 16 GiB of address space (unused)
     op-below-stride  refuses (in supports and run) output_padding >= stride,
               like ONNX Runtime and oneDNN
 
@@ -30,6 +32,7 @@ import sys
 import time
 
 NAME = "serve-oracle"
+KEPT = None  # what the hog and reserve modes hold on to
 VERSION = "1.0"
 
 
@@ -91,6 +94,15 @@ def send(f, text):
 
 def misbehave(mode, out):
     """Does what MODE says to a run request; True when it answered."""
+    global KEPT
+    if mode.startswith("hog:"):
+        KEPT = bytearray(b"\1" * (int(mode[4:]) << 20))
+        return False
+    if mode == "reserve":
+        import mmap
+        KEPT = mmap.mmap(-1, 16 << 30, flags=mmap.MAP_PRIVATE |
+                         mmap.MAP_ANONYMOUS | getattr(mmap, "MAP_NORESERVE", 0))
+        return False
     if mode.startswith("die:"):
         marker = mode[4:]
         if not os.path.exists(marker):
@@ -152,6 +164,8 @@ def main(argv):
             sys.stdout.write("refused\n")
             return 3
         return 0
+    if mode.startswith("hog:") or mode == "reserve":
+        misbehave(mode, None)
     why = oracle(iohw, args[0], args[1])
     if why is not None:
         sys.stderr.write(why + "\n")
