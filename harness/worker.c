@@ -412,8 +412,13 @@ static void load(worker *wk)
         snprintf(wk->load_error, sizeof wk->load_error,
                  "the worker cannot load the backend: %.900s", err.msg);
     if (wk->cfg->memory_limit_mb > 0 && !iohw_worker_asan()) {
-        struct rlimit rl;
-        rl.rlim_cur = rl.rlim_max = (rlim_t)wk->cfg->memory_limit_mb << 20;
+        /* The hard limit stays, so that a program the backend starts can
+         * lift its own (the exec backend holds it to resident memory). */
+        struct rlimit rl = {RLIM_INFINITY, RLIM_INFINITY};
+        getrlimit(RLIMIT_AS, &rl);
+        rl.rlim_cur = (rlim_t)wk->cfg->memory_limit_mb << 20;
+        if (rl.rlim_max != RLIM_INFINITY && rl.rlim_cur > rl.rlim_max)
+            rl.rlim_cur = rl.rlim_max;
         setrlimit(RLIMIT_AS, &rl);
     }
 }

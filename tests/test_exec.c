@@ -101,6 +101,7 @@ Test(exec, a_query_that_fails_is_an_error_asked_once_per_class)
     snprintf(count, sizeof count, "%s/exec-count-%d", IOHW_TEST_TMP,
              (int)getpid());
     snprintf(body, sizeof body,
+             "[ \"$1\" = --describe ] && exit 1\n"
              "echo asked >> \"%s\"\n"
              "echo \"only 2-d here\"\n"
              "exit 1\n", count);
@@ -290,6 +291,29 @@ Test(exec, the_pytorch_program_matches_the_oracle, .timeout = 300)
     }
     iohw_case_free(&c);
     iohw_backend_unload(&lb);
+}
+
+/* The program speaks both protocols: 2 unless the host asks for 1. */
+Test(exec, the_pytorch_program_serves_either_protocol, .timeout = 300)
+{
+    static const char *const protocols[] = {"1", "2"};
+    skip_without_torch();
+    for (int i = 0; i < 2; i++) {
+        iohw_loaded_backend lb;
+        char want[32];
+        cr_assert_eq(setenv("IOHW_EXEC_PROTOCOL", protocols[i], 1), 0);
+        load_exec(PYTHON " " TORCH_PROGRAM, &lb);
+        snprintf(want, sizeof want, "exec protocol %s", protocols[i]);
+        cr_expect(strstr(lb.table->version, want) != NULL, "%s",
+                  lb.table->version);
+        cr_expect(strstr(lb.table->version, "torch 1.") != NULL ||
+                  strstr(lb.table->version, "torch 2.") != NULL, "%s",
+                  lb.table->version);
+        cr_expect_str_eq(lb.table->name, "exec:torch_backend.py");
+        expect_pass(&lb, "ci=4 co=6 g=2 in=5x7 k=3x2 s=2x1 pad=1:0x0:1 op=1x0 "
+                         "bias=1 xl=NHWC wl=GOHWI");
+        iohw_backend_unload(&lb);
+    }
 }
 
 /* A library exception is reported through the protocol (status 1, one

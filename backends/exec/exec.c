@@ -1,47 +1,52 @@
 /*
- * backends/exec/exec.c - a backend that runs an external program per case
+ * backends/exec/exec.c - a backend that runs an external program
  * (libiohw_exec.so), exchanging HDF5 files with it.  The protocol is
  * docs/EXEC_PROTOCOL.md; in short, with PROGRAM the words of the
  * environment variable IOHW_EXEC_COMMAND (read by init):
  *
- *   PROGRAM --supports IN.h5 OUT.h5   asked once per problem class: exit 0
- *                                     and no attribute `unsupported` in
- *                                     OUT.h5 (or no OUT.h5) = claimed
+ *   PROGRAM --describe                its name, version, protocols and
+ *                                     layouts, asked once by init
+ *   protocol 1, a process per call:
+ *   PROGRAM --supports IN.h5 OUT.h5   asked once per problem class
  *   PROGRAM IN.h5 OUT.h5              per case: OUT.h5 gets y
+ *   protocol 2, one process per context:
+ *   PROGRAM --serve                   requests in on stdin, replies out on
+ *                                     stdout (exec_serve.c)
  *
- * A problem class is what a program's support usually depends on: rank,
- * dtype, both layouts, bias, grouping, and per axis whether stride,
- * dilation, padding, asymmetric padding and output_padding (within and
- * beyond max(stride, dilation)) are used.  The answers are cached in the
- * context (the last CLASS_MAX classes).
+ * Protocol 2 is used when IOHW_EXEC_PROTOCOL is 2, or when it is unset and
+ * the program's --describe answer lists protocol 2.  A protocol 2 program
+ * that ends in the middle of a request takes its caller (the harness
+ * worker) along, the same way (signal or exit status), so that the case is
+ * a CRASH; the next worker starts a fresh program.  One that hangs is the
+ * harness's TIMEOUT (the program dies with the worker).
  *
- * A query fails with IOHW_BACKEND_ERROR, not IOHW_UNSUPPORTED, when the
- * program exits non-zero, is killed or writes a malformed OUT.h5: a query
- * that cannot be answered is not a refusal (iohw run makes the case ERROR).
- *
- * A run fails with IOHW_BACKEND_ERROR when the program exits non-zero, is
- * killed, writes no OUT.h5 or a malformed one (the message has the tail of
- * its output); it returns IOHW_UNSUPPORTED when the program answers
- * `unsupported` for a case it claimed in the query (iohw run counts that as
- * an error of the backend).
+ * A problem class is what a program's support usually depends on (class_of
+ * below); the answers are cached in the context (the last CLASS_MAX
+ * classes).  A query that fails is IOHW_BACKEND_ERROR, not a refusal.
  *
  * The files live in a private directory made by init (mkdtemp in $TMPDIR or
- * /tmp) and removed by fini; nothing is global, so each harness worker has
- * its own.
+ * /tmp) and removed by fini; nothing is global but the table's name and
+ * version, which init fills in from the program's --describe answer.
  */
 #include <limits.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "backends/exec/exec.h"
 #include "iohw/backend.h"
+#include "oracle/descriptor.h"
 #include "oracle/error.h"
 #include "oracle/problem.h"
 
 #define CLASS_MAX 64
+
+/* Bits of class_of's flags per spatial axis. */
+#define AXIS_BITS 7
 
 /* The class of a problem and the program's answer. */
 typedef struct exec_class {
@@ -53,6 +58,7 @@ typedef struct exec_class {
     char weight_layout[16];
     int claimed;
     int failed;             /* the query itself failed (not a refusal) */
+    char asked[IOHW_DESC_MAX];  /* the problem the answer is for */
     char why[400];
 } exec_class;
 
@@ -60,6 +66,9 @@ typedef struct exec_ctx {
     exec_cmd cmd;
     int cmd_ok;
     char cmd_why[256];
+    int protocol;            /* 1 or 2 */
+    exec_about about;
+    exec_server server;
     char dir[PATH_MAX];
     char in[PATH_MAX + 16];
     char out[PATH_MAX + 16];
@@ -69,12 +78,147 @@ typedef struct exec_ctx {
     iohw_error err;
 } exec_ctx;
 
+static char table_name[128] = "exec";
+static char table_version[512] =
+    "exec protocol 1 (IOHW_EXEC_COMMAND; docs/EXEC_PROTOCOL.md)";
+
+/* --- protocol 2 ----------------------------------------------------------- */
+
+enum { ANSWER_OK, ANSWER_UNSUPPORTED, ANSWER_ERROR, ANSWER_FAILED };
+
+/* The program ended in the middle of a request: so does this process,
+ * the same way, after removing the private files (see the top). */
+static void die_with_program(exec_ctx *c)
+{
+    /* A first line short enough to be quoted whole, then the details. */
+    const char *base = strrchr(c->server.label, '/');
+    const exec_watch *w = &c->server.watch;
+    char how[96];
+    iohw__exec_how(c->server.status, how, sizeof how);
+    base = base != NULL ? base + 1 : c->server.label;
+    if (w->over > 0)
+        fprintf(stderr, "exec: %.40s: resident memory %lld MiB > limit %lld "
+                "MiB, killed\n", base, (long long)(w->over >> 20),
+                (long long)(w->limit >> 20));
+    else
+        fprintf(stderr, "exec: %.40s %s\n", base, how);
+    fprintf(stderr, "exec: %s\n", c->err.msg);
+    fflush(stderr);
+    unlink(c->in);
+    unlink(c->out);
+    unlink(c->server.log_path);
+    rmdir(c->dir);
+    const int st = c->server.status;
+    if (WIFSIGNALED(st)) {
+        signal(WTERMSIG(st), SIG_DFL);
+        raise(WTERMSIG(st));
+    }
+    _exit(WIFEXITED(st) && WEXITSTATUS(st) != 0 ? WEXITSTATUS(st) : 1);
+}
+
+/* One request ("describe", or VERB IN OUT).  ANSWER_OK, ANSWER_UNSUPPORTED
+ * (the reason in c->err) or ANSWER_ERROR (the program's message in c->err)
+ * from its reply; ANSWER_FAILED (c->err set) when it cannot be asked or
+ * answers garbage.  In a call (die set) the program's end ends us. */
+static int ask2(exec_ctx *c, const char *verb, int files, int die,
+                char *text, size_t n)
+{
+    char req[2 * PATH_MAX + 64], reply[EXEC_MSG_MAX + 1];
+    if (files)
+        snprintf(req, sizeof req, "%s\n%s\n%s", verb, c->in, c->out);
+    else
+        snprintf(req, sizeof req, "%s", verb);
+    int rc = iohw__exec_serve_ask(&c->server, &c->cmd, req, reply, sizeof reply,
+                                  &c->err);
+    /* A program that could not be executed (127) has not died of a case. */
+    const int st = c->server.status;
+    if (rc == EXEC_GONE && die && !(WIFEXITED(st) && WEXITSTATUS(st) == 127))
+        die_with_program(c);
+    if (rc != EXEC_REPLY)
+        return ANSWER_FAILED;
+
+    /* The first line is the status, the rest its text. */
+    char *rest = strchr(reply, '\n');
+    if (rest != NULL)
+        *rest++ = '\0';
+    else
+        rest = reply + strlen(reply);
+    if (text != NULL)
+        snprintf(text, n, "%s", rest);
+    if (strcmp(reply, "ok") == 0)
+        return ANSWER_OK;
+    if (strcmp(reply, "unsupported") == 0 || strcmp(reply, "error") == 0) {
+        if (reply[0] == 'e')
+            iohw_error_set(&c->err, "%.200s reported an error: %.800s",
+                           c->server.label, rest[0] ? rest : "(no message)");
+        else
+            iohw_error_set(&c->err, "%.900s", rest[0] ? rest
+                                                      : "(no reason given)");
+        return reply[0] == 'e' ? ANSWER_ERROR : ANSWER_UNSUPPORTED;
+    }
+    iohw__exec_serve_stop(&c->server);
+    iohw_error_set(&c->err, "%.200s answered garbage: a reply whose first line "
+                   "is \"%.40s\", not ok, unsupported or error; it was stopped",
+                   c->server.label, reply);
+    return ANSWER_FAILED;
+}
+
+/* --- init and fini -------------------------------------------------------- */
+
+/* The program in messages: the script for an interpreter and its script
+ * ("python3 prog.py"), else the first word. */
+static void set_label(exec_ctx *c)
+{
+    static const char *const interpreters[] = {"python", "node", "sh", "bash",
+                                               "perl", "ruby", "deno", "julia"};
+    const char *w = c->cmd.argv[0], *base = strrchr(w, '/');
+    base = base != NULL ? base + 1 : w;
+    for (size_t i = 0; i < sizeof interpreters / sizeof interpreters[0]; i++)
+        if (strncmp(base, interpreters[i], strlen(interpreters[i])) == 0 &&
+            c->cmd.argc > 1 && c->cmd.argv[1][0] != '-')
+            w = c->cmd.argv[1];
+    snprintf(c->server.label, sizeof c->server.label, "%.250s", w);
+}
+
+/* Asks --describe; chooses the protocol; names the table. */
+static void describe(exec_ctx *c)
+{
+    const char *want = getenv("IOHW_EXEC_PROTOCOL");
+    char text[4096] = "";
+    c->protocol = 1;
+    if (want != NULL && strcmp(want, "2") == 0) {
+        c->protocol = 2;
+        if (ask2(c, "describe", 0, 0, text, sizeof text) != ANSWER_OK)
+            text[0] = '\0';
+    } else {
+        static const char *const extra[] = {"--describe", NULL};
+        iohw_error e;
+        if (iohw__exec_spawn(&c->cmd, extra, text, sizeof text, &e) != 0)
+            text[0] = '\0';
+    }
+    iohw__exec_about_parse(text, &c->about);
+    if (want == NULL || want[0] == '\0')
+        c->protocol = c->about.protocol2 ? 2 : 1;
+    if (c->protocol == 2)
+        iohw__exec_serve_start(&c->server, &c->cmd, &c->err);
+
+    const char *base = strrchr(c->server.label, '/');
+    base = base != NULL ? base + 1 : c->server.label;
+    snprintf(table_name, sizeof table_name, "exec:%.100s",
+             c->about.name[0] ? c->about.name : base);
+    snprintf(table_version, sizeof table_version, "%s (%.300s; exec protocol %d)",
+             c->about.version[0] ? c->about.version
+                                 : "no version: no --describe answer",
+             getenv("IOHW_EXEC_COMMAND"), c->protocol);
+}
+
 static int exec_init(void **ctx)
 {
     exec_ctx *c = calloc(1, sizeof *c);
     iohw_error e;
     if (c == NULL)
         return IOHW_OUT_OF_MEMORY;
+    c->server.req = c->server.rep = c->server.log = -1;
 
     /* The command; without one every problem is refused (with why). */
     c->cmd_ok = iohw__exec_cmd_parse(getenv("IOHW_EXEC_COMMAND"), &c->cmd,
@@ -87,13 +231,18 @@ static int exec_init(void **ctx)
     if (tmp == NULL || tmp[0] == '\0')
         tmp = "/tmp";
     snprintf(c->dir, sizeof c->dir, "%s/iohw-exec-XXXXXX", tmp);
-    if (mkdtemp(c->dir) == NULL) {
+    if (strchr(tmp, '\n') != NULL || mkdtemp(c->dir) == NULL) {
         iohw__exec_cmd_free(&c->cmd);
         free(c);
         return IOHW_BACKEND_ERROR;
     }
     snprintf(c->in, sizeof c->in, "%s/IN.h5", c->dir);
     snprintf(c->out, sizeof c->out, "%s/OUT.h5", c->dir);
+    snprintf(c->server.log_path, sizeof c->server.log_path, "%s/stderr", c->dir);
+    if (c->cmd_ok) {
+        set_label(c);
+        describe(c);
+    }
     *ctx = c;
     return IOHW_OK;
 }
@@ -103,8 +252,10 @@ static void exec_fini(void *ctx)
     exec_ctx *c = ctx;
     if (c == NULL)
         return;
+    iohw__exec_serve_stop(&c->server);
     unlink(c->in);
     unlink(c->out);
+    unlink(c->server.log_path);
     rmdir(c->dir);
     iohw__exec_cmd_free(&c->cmd);
     free(c);
@@ -128,6 +279,8 @@ static int exec_check(const iohw_problem *p, iohw_error *err)
     return iohw_problem_validate(p, err);
 }
 
+/* --- supports() ----------------------------------------------------------- */
+
 /* The class of a validated problem (its answer not filled in). */
 static void class_of(const iohw_problem *p, exec_class *k)
 {
@@ -139,16 +292,17 @@ static void class_of(const iohw_problem *p, exec_class *k)
     memcpy(k->weight_layout, p->weight_layout, sizeof k->weight_layout);
     k->flags = p->groups > 1;
     for (int a = 0; a < (int)p->rank; a++) {
-        const int64_t lim = p->stride[a] > p->dilation[a] ? p->stride[a]
-                                                          : p->dilation[a];
+        const int64_t s = p->stride[a], d = p->dilation[a];
+        const int64_t op = p->output_padding[a], lim = s > d ? s : d;
         const uint32_t bits =
-            (uint32_t)(p->stride[a] > 1) |
-            (uint32_t)(p->dilation[a] > 1) << 1 |
+            (uint32_t)(s > 1) |
+            (uint32_t)(d > 1) << 1 |
             (uint32_t)(p->pad_begin[a] > 0 || p->pad_end[a] > 0) << 2 |
             (uint32_t)(p->pad_begin[a] != p->pad_end[a]) << 3 |
-            (uint32_t)(p->output_padding[a] > 0) << 4 |
-            (uint32_t)(p->output_padding[a] >= lim) << 5;
-        k->flags |= bits << (1 + 6 * a);
+            (uint32_t)(op > 0) << 4 |
+            (uint32_t)(op >= lim) << 5 |
+            (uint32_t)(op >= s) << 6;
+        k->flags |= bits << (1 + AXIS_BITS * a);
     }
 }
 
@@ -158,6 +312,50 @@ static int same_class(const exec_class *a, const exec_class *b)
            a->has_bias == b->has_bias && a->flags == b->flags &&
            strcmp(a->data_layout, b->data_layout) == 0 &&
            strcmp(a->weight_layout, b->weight_layout) == 0;
+}
+
+/* OUT.h5 after a query that went through: claimed, refused or malformed
+ * (what names the query in the message). */
+static void read_answer(exec_ctx *c, const iohw_problem *p, exec_class *k,
+                        const char *what)
+{
+    iohw_error e;
+    int rc = iohw__exec_read_output(c->out, p, 0, NULL, &e);
+    k->claimed = rc == 0;
+    k->failed = rc < 0;
+    if (rc != 0)
+        snprintf(k->why, sizeof k->why, "%s%s%.360s", rc < 0 ? what : "",
+                 rc < 0 ? "'s answer: " : "", e.msg);
+}
+
+/* The program's answer to the query for p, into k. */
+static void query(exec_ctx *c, const iohw_problem *p, exec_class *k)
+{
+    iohw_error e;
+    k->failed = 1;
+    if (iohw__exec_write_input(c->in, p, NULL, NULL, NULL, &e) != 0) {
+        snprintf(k->why, sizeof k->why, "cannot write the query: %.360s", e.msg);
+        return;
+    }
+    if (c->protocol == 2) {
+        int a = ask2(c, "supports", 1, 1, NULL, 0);
+        if (a == ANSWER_OK) {
+            read_answer(c, p, k, "the supports request");
+            return;
+        }
+        k->failed = a != ANSWER_UNSUPPORTED;
+        snprintf(k->why, sizeof k->why, "%s%.300s", a == ANSWER_UNSUPPORTED ?
+                 "the program does not claim this problem: " : "the supports "
+                 "request failed: ", c->err.msg);
+        return;
+    }
+    const char *const extra[] = {"--supports", c->in, c->out, NULL};
+    if (iohw__exec_spawn(&c->cmd, extra, NULL, 0, &e) != 0) {
+        snprintf(k->why, sizeof k->why, "the --supports query failed: %.360s",
+                 e.msg);
+        return;
+    }
+    read_answer(c, p, k, "the --supports query");
 }
 
 /* Asks the program about the problem's class (once). */
@@ -170,23 +368,10 @@ static const exec_class *ask(exec_ctx *c, const iohw_problem *p)
             return &c->classes[i];
 
     /* The query: zeros for the inputs. */
-    iohw_error e;
-    const char *const extra[] = {"--supports", c->in, c->out, NULL};
     unlink(c->out);
-    k.failed = 1;
-    if (iohw__exec_write_input(c->in, p, NULL, NULL, NULL, &e) != 0) {
-        snprintf(k.why, sizeof k.why, "cannot write the query: %.360s", e.msg);
-    } else if (iohw__exec_spawn(&c->cmd, extra, &e) != 0) {
-        snprintf(k.why, sizeof k.why, "the --supports query failed: %.360s",
-                 e.msg);
-    } else {
-        int rc = iohw__exec_read_output(c->out, p, 0, NULL, &e);
-        k.claimed = rc == 0;
-        k.failed = rc < 0;
-        if (rc != 0)
-            snprintf(k.why, sizeof k.why, "%s%.360s", rc < 0 ? "the --supports "
-                     "query's answer: " : "", e.msg);
-    }
+    if (iohw_desc_format_problem(p, NULL, 0, k.asked, sizeof k.asked) < 0)
+        k.asked[0] = '\0';
+    query(c, p, &k);
     unlink(c->in);
     unlink(c->out);
 
@@ -202,6 +387,24 @@ static const exec_class *ask(exec_ctx *c, const iohw_problem *p)
     return &c->classes[slot];
 }
 
+/* IOHW_UNSUPPORTED (c->err says why) when the program's --describe answer
+ * lists layouts and p's are not among them; else IOHW_OK. */
+static int layouts_taken(exec_ctx *c, const iohw_problem *p)
+{
+    const exec_about *a = &c->about;
+    if (!iohw__exec_layout_listed(a->data_layouts, p->data_layout))
+        return iohw_error_set(&c->err, "the program takes the data layouts "
+                              "%.300s, not %s (its --describe answer)",
+                              a->data_layouts, p->data_layout),
+               IOHW_UNSUPPORTED;
+    if (!iohw__exec_layout_listed(a->weight_layouts, p->weight_layout))
+        return iohw_error_set(&c->err, "the program takes the weight layouts "
+                              "%.300s, not %s (its --describe answer)",
+                              a->weight_layouts, p->weight_layout),
+               IOHW_UNSUPPORTED;
+    return IOHW_OK;
+}
+
 static int exec_supports(void *ctx, const iohw_problem *p)
 {
     exec_ctx *c = ctx;
@@ -211,23 +414,46 @@ static int exec_supports(void *ctx, const iohw_problem *p)
         iohw_error_set(&c->err, "%s", c->cmd_why);
         return IOHW_BACKEND_ERROR;
     }
-    if (exec_check(p, &c->err) != 0)
+    if (exec_check(p, &c->err) != 0 || layouts_taken(c, p) != IOHW_OK)
         return IOHW_UNSUPPORTED;
     const exec_class *k = ask(c, p);
     if (!k->claimed) {
-        iohw_error_set(&c->err, "%s", k->why);
+        /* An answer given for another problem of the class says so: its
+         * numbers are that problem's. */
+        char desc[IOHW_DESC_MAX];
+        if (iohw_desc_format_problem(p, NULL, 0, desc,
+                                     sizeof desc) < 0 ||
+            strcmp(desc, k->asked) == 0)
+            iohw_error_set(&c->err, "%s", k->why);
+        else
+            iohw_error_set(&c->err, "%s (the answer for this problem's "
+                           "class, given for %.300s)", k->why, k->asked);
         return k->failed ? IOHW_BACKEND_ERROR : IOHW_UNSUPPORTED;
     }
     c->err.msg[0] = '\0';
     return IOHW_OK;
 }
 
+/* --- run() ---------------------------------------------------------------- */
+
+/* The program computes y for the inputs in c->in: 0 with OUT.h5 written,
+ * or an iohw status (c->err set). */
+static int compute(exec_ctx *c)
+{
+    if (c->protocol == 2) {
+        int a = ask2(c, "run", 1, 1, NULL, 0);
+        return a == ANSWER_OK ? 0 : a == ANSWER_UNSUPPORTED ? IOHW_UNSUPPORTED
+                                                            : IOHW_BACKEND_ERROR;
+    }
+    const char *const extra[] = {c->in, c->out, NULL};
+    return iohw__exec_spawn(&c->cmd, extra, NULL, 0, &c->err) == 0
+               ? 0 : IOHW_BACKEND_ERROR;
+}
+
 static int exec_run(void *ctx, const iohw_problem *p, const void *x,
                     const void *w, const void *bias, void *y)
 {
     exec_ctx *c = ctx;
-    const char *const extra[] = {c != NULL ? c->in : NULL,
-                                 c != NULL ? c->out : NULL, NULL};
     int rc = IOHW_BACKEND_ERROR;
 
     /* Test the arguments. */
@@ -252,7 +478,8 @@ static int exec_run(void *ctx, const iohw_problem *p, const void *x,
         iohw_error_prefix(&c->err, "exec: writing the input");
         goto done;
     }
-    if (iohw__exec_spawn(&c->cmd, extra, &c->err) != 0)
+    rc = compute(c);
+    if (rc != 0)
         goto done;
     int got = iohw__exec_read_output(c->out, p, 1, y, &c->err);
     if (got != 0) {
@@ -267,11 +494,11 @@ done:
     return rc;
 }
 
-static const iohw_backend exec_table = {
+static iohw_backend exec_table = {
     .abi_version = IOHW_ABI_VERSION,
     .struct_size = sizeof(iohw_backend),
-    .name = "exec",
-    .version = "exec protocol 1 (IOHW_EXEC_COMMAND; docs/EXEC_PROTOCOL.md)",
+    .name = table_name,
+    .version = table_version,
     .init = exec_init,
     .fini = exec_fini,
     .supports = exec_supports,

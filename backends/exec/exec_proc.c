@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -64,8 +66,8 @@ void iohw__exec_cmd_free(exec_cmd *cmd)
     memset(cmd, 0, sizeof *cmd);
 }
 
-/* The child: never returns. */
-static void child(const exec_cmd *cmd, const char *const *extra, int out,
+/* The child: never returns.  in < 0 reads /dev/null. */
+static void child(const exec_cmd *cmd, const char *const *extra, const int fds[3],
                   pid_t parent)
 {
     char *argv[EXEC_MAX_WORDS + 4];
@@ -79,12 +81,32 @@ static void child(const exec_cmd *cmd, const char *const *extra, int out,
         argv[n++] = (char *)(uintptr_t)extra[i];
     argv[n] = NULL;
 
-    int in = open("/dev/null", O_RDONLY);
-    if (in < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+    int in = fds[0] >= 0 ? fds[0] : open("/dev/null", O_RDONLY);
+    if (in < 0 || dup2(in, 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[2], 2) < 0)
         _exit(127);
+    signal(SIGPIPE, SIG_DFL);
+    /* Programs are held to resident memory (iohw__exec_watch), not to the
+     * address space they reserve (V8 reserves ~10 GiB per wasm memory). */
+    struct rlimit as;
+    if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != as.rlim_max) {
+        as.rlim_cur = as.rlim_max;
+        setrlimit(RLIMIT_AS, &as);
+    }
     execvp(argv[0], argv);
     dprintf(2, "cannot execute %s: %s\n", argv[0], strerror(errno));
     _exit(127);
+}
+
+pid_t iohw__exec_fork(const exec_cmd *cmd, const char *const *extra,
+                      const int fds[3])
+{
+    const pid_t parent = getpid();
+    fflush(stdout);
+    fflush(stderr);
+    const pid_t pid = fork();
+    if (pid == 0)
+        child(cmd, extra, fds, parent);
+    return pid;
 }
 
 /* Makes text[0..len) one printable line: trailing blanks dropped, newlines
@@ -117,16 +139,77 @@ static void keep_tail(char *tail, size_t *len, const char *buf, size_t g)
     *len = keep + g;
 }
 
+int64_t iohw__exec_memory_limit(void)
+{
+    const char *env = getenv("IOHW_EXEC_MEMORY_LIMIT_MB");
+    if (env != NULL && env[0] != '\0')
+        return (int64_t)strtoll(env, NULL, 10) << 20;
+    struct rlimit as;
+    if (getrlimit(RLIMIT_AS, &as) != 0 || as.rlim_cur == RLIM_INFINITY)
+        return 0;
+    return (int64_t)as.rlim_cur;
+}
+
+/* Resident bytes of pid (VmRSS), or -1. */
+static int64_t rss_of(pid_t pid)
+{
+    char path[64], line[128];
+    long long kb = -1;
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return -1;
+    while (fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "VmRSS: %lld kB", &kb) == 1)
+            break;
+    fclose(f);
+    return kb < 0 ? -1 : (int64_t)kb << 10;
+}
+
+int iohw__exec_wait_readable(int fd, exec_watch *w)
+{
+    struct pollfd pf = {fd, POLLIN, 0};
+    for (;;) {
+        int k = poll(&pf, 1, w != NULL && w->limit > 0 ? EXEC_WATCH_MS : -1);
+        if (k > 0)
+            return 0;
+        if (k < 0 && errno != EINTR)
+            return -1;
+        if (w == NULL || w->limit <= 0 || w->pid <= 0)
+            continue;
+        int64_t rss = rss_of(w->pid);
+        if (rss > w->limit) {
+            kill(w->pid, SIGKILL);
+            w->over = rss;
+            return 0;  /* its end of file follows */
+        }
+    }
+}
+
+void iohw__exec_watch_text(const exec_watch *w, char *out, size_t n)
+{
+    if (w->over <= 0)
+        snprintf(out, n, "%s", "");
+    else
+        snprintf(out, n, " by the exec backend: its resident memory reached "
+                 "%lld MiB, over the limit of %lld MiB (--memory-limit, or "
+                 "IOHW_EXEC_MEMORY_LIMIT_MB)", (long long)(w->over >> 20),
+                 (long long)(w->limit >> 20));
+}
+
 /* Reads the pipe to its end, keeping its first HEAD_MAX bytes in head (the
  * reason a program gives is usually at the top; head has room for
  * HEAD_MAX + TAIL_MAX + 1) and the last TAIL_MAX of the rest in tail, each
  * NUL-terminated on one line; *skipped is the number of bytes between them.
  * An output that fits in both is all in head. */
-static void drain(int fd, char *head, char *tail, size_t *skipped)
+static void drain(int fd, char *head, char *tail, size_t *skipped,
+                  char *cap, size_t ncap, exec_watch *w)
 {
     char buf[4096];
-    size_t hlen = 0, tlen = 0, total = 0;
+    size_t hlen = 0, tlen = 0, total = 0, clen = 0;
     for (;;) {
+        if (iohw__exec_wait_readable(fd, w) != 0)
+            break;
         ssize_t got = read(fd, buf, sizeof buf);
         if (got < 0 && errno == EINTR)
             continue;
@@ -138,7 +221,14 @@ static void drain(int fd, char *head, char *tail, size_t *skipped)
         if (g > h)
             keep_tail(tail, &tlen, buf + h, g - h);
         total += g;
+        if (cap != NULL && clen + 1 < ncap) {
+            size_t c = g < ncap - 1 - clen ? g : ncap - 1 - clen;
+            memcpy(cap + clen, buf, c);
+            clen += c;
+        }
     }
+    if (cap != NULL && ncap > 0)
+        cap[clen] = '\0';
     *skipped = total - hlen - tlen;
     if (*skipped == 0) {  /* all of it: one text in head */
         memcpy(head + hlen, tail, tlen);
@@ -163,8 +253,29 @@ static void describe_output(const char *head, const char *tail, size_t skipped,
                  head, skipped, tail);
 }
 
+void iohw__exec_output_text(int fd, char *out, size_t n)
+{
+    char head[HEAD_MAX + TAIL_MAX + 1], tail[TAIL_MAX + 1];
+    size_t skipped = 0;
+    drain(fd, head, tail, &skipped, NULL, 0, NULL);
+    describe_output(head, tail, skipped, out, n);
+}
+
+void iohw__exec_how(int status, char *how, size_t n)
+{
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        snprintf(how, n, "could not be executed or exited with status 127");
+    else if (WIFEXITED(status))
+        snprintf(how, n, "exited with status %d", WEXITSTATUS(status));
+    else if (WIFSIGNALED(status))
+        snprintf(how, n, "was killed by signal %d (%s)", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    else
+        snprintf(how, n, "ended with wait status %d", status);
+}
+
 int iohw__exec_spawn(const exec_cmd *cmd, const char *const *extra,
-                     iohw_error *err)
+                     char *captured, size_t ncap, iohw_error *err)
 {
     char head[HEAD_MAX + TAIL_MAX + 1], tail[TAIL_MAX + 1];
     size_t skipped = 0;
@@ -173,20 +284,19 @@ int iohw__exec_spawn(const exec_cmd *cmd, const char *const *extra,
 
     if (pipe2(fds, O_CLOEXEC) != 0)
         return iohw_error_set(err, "pipe: %s", strerror(errno));
-    const pid_t parent = getpid();
-    const pid_t pid = fork();
+    const int std[3] = {-1, fds[1], fds[1]};
+    const pid_t pid = iohw__exec_fork(cmd, extra, std);
     if (pid < 0) {
         int e = errno;
         close(fds[0]);
         close(fds[1]);
         return iohw_error_set(err, "fork: %s", strerror(e));
     }
-    if (pid == 0)
-        child(cmd, extra, fds[1], parent);
 
     /* The parent: its output, then its end. */
+    exec_watch w = {pid, iohw__exec_memory_limit(), 0};
     close(fds[1]);
-    drain(fds[0], head, tail, &skipped);
+    drain(fds[0], head, tail, &skipped, captured, ncap, &w);
     close(fds[0]);
     while (waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR)
@@ -195,19 +305,10 @@ int iohw__exec_spawn(const exec_cmd *cmd, const char *const *extra,
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return 0;
 
-    char how[96];
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-        snprintf(how, sizeof how, "could not be executed or exited with "
-                 "status 127");
-    else if (WIFEXITED(status))
-        snprintf(how, sizeof how, "exited with status %d",
-                 WEXITSTATUS(status));
-    else if (WIFSIGNALED(status))
-        snprintf(how, sizeof how, "was killed by signal %d (%s)",
-                 WTERMSIG(status), strsignal(WTERMSIG(status)));
-    else
-        snprintf(how, sizeof how, "ended with wait status %d", status);
+    char how[96], why[200];
+    iohw__exec_how(status, how, sizeof how);
+    iohw__exec_watch_text(&w, why, sizeof why);
     char output[sizeof head + sizeof tail + 80];  /* room for both, whole */
     describe_output(head, tail, skipped, output, sizeof output);
-    return iohw_error_set(err, "%.200s %s%s", cmd->argv[0], how, output);
+    return iohw_error_set(err, "%.200s %s%s%s", cmd->argv[0], how, why, output);
 }

@@ -1,9 +1,13 @@
 #!/usr/bin/python3
 """PyTorch behind iohw's exec protocol (docs/EXEC_PROTOCOL.md).
 
-    torch_backend.py --supports IN.h5 OUT.h5   answer whether the case's
-                                               class is computed
-    torch_backend.py IN.h5 OUT.h5              compute y into OUT.h5
+    torch_backend.py --describe                its name, version, protocols
+    torch_backend.py --serve                   protocol 2: serve requests on
+                                               stdin/stdout until end of file
+    torch_backend.py --supports IN.h5 OUT.h5   protocol 1: answer whether the
+                                               case's class is computed
+    torch_backend.py IN.h5 OUT.h5              protocol 1: compute y into
+                                               OUT.h5
 
 Use it through the exec backend:
 
@@ -38,9 +42,14 @@ that torch picks the same kernels on every x86-64 CPU (the tests set it).
 
 Any exception (from torch or from reading the case) ends the program with
 status 1 and one line on standard error naming torch's version and the
-error: the exec protocol's way of reporting a failure.
+error: the exec protocol's way of reporting a failure.  Under --serve
+(protocol 2, which the backend picks from the --describe answer) torch is
+imported once, the same line is the reply "error" and the program serves
+on; what torch prints on stdout goes to stderr, leaving stdout to the
+protocol.
 """
 import os
+import struct
 import sys
 
 SPATIAL = {1: "W", 2: "HW", 3: "DHW"}
@@ -213,21 +222,93 @@ def compute(prob, g):
 
 def main(argv):
     args = argv[1:]
+    if args == ["--describe"]:
+        sys.stdout.write(describe())
+        return 0
+    if args == ["--serve"]:
+        return serve(os.path.basename(argv[0]))
     query = bool(args) and args[0] == "--supports"
     if query:
         args = args[1:]
     if len(args) != 2:
-        sys.stderr.write("usage: %s [--supports] IN.h5 OUT.h5\n" % argv[0])
+        sys.stderr.write("usage: %s --describe | --serve | [--supports] "
+                         "IN.h5 OUT.h5\n" % argv[0])
         return 2
     try:
         answer(query, args[0], args[1])
     except Exception as e:  # the library's error, reported, not a traceback
-        lines = str(e).strip().splitlines()
-        sys.stderr.write("%s: %s%s: %s\n" % (
-            os.path.basename(argv[0]), torch_version(), type(e).__name__,
-            lines[0] if lines else "(no message)"))
+        sys.stderr.write(one_line(os.path.basename(argv[0]), e) + "\n")
         return 1
     return 0
+
+
+def one_line(prog, e):
+    """The program, torch's version and the exception, on one line."""
+    lines = str(e).strip().splitlines()
+    return "%s: %s%s: %s" % (prog, torch_version(), type(e).__name__,
+                             lines[0] if lines else "(no message)")
+
+
+def describe():
+    """The --describe answer: key=value lines (no torch import needed)."""
+    try:
+        from importlib.metadata import version
+        v = "torch " + version("torch")
+    except Exception:  # no metadata: ask torch itself
+        v = "torch " + import_torch().__version__
+    return "name=torch_backend.py\nversion=%s\nprotocols=1 2\n" % v
+
+
+def read_message(f):
+    """One request (a uint32 length, little-endian, then text), or None at
+    end of file."""
+    head = f.read(4)
+    if len(head) < 4:
+        return None
+    (n,) = struct.unpack("<I", head)
+    body = f.read(n)
+    return body.decode() if len(body) == n else None
+
+
+def send_message(f, text):
+    data = text.encode()
+    f.write(struct.pack("<I", len(data)) + data)
+    f.flush()
+
+
+def serve(prog):
+    """Protocol 2: requests on stdin, replies on stdout, until end of file."""
+    # Our replies get the real stdout; anything else printed goes to stderr.
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    inp = sys.stdin.buffer
+    import_torch()
+    while True:
+        req = read_message(inp)
+        if req is None:
+            return 0
+        words = req.split("\n")
+        try:
+            if words[0] == "describe":
+                reply = "ok\n" + describe()
+            elif words[0] in ("supports", "run") and len(words) == 3:
+                reply = serve_case(words[0] == "supports", words[1], words[2])
+            else:
+                reply = "error\nunknown request %r" % words[0]
+        except Exception as e:  # reported in the reply; we serve on
+            reply = "error\n" + one_line(prog, e)
+        send_message(out, reply)
+
+
+def serve_case(query, in_path, out_path):
+    """The reply to a supports or run request."""
+    if query:
+        prob, g, f = read_case(in_path)
+        f.close()
+        why = dtype_computed(prob["dtype"])
+        return "ok" if why is None else "unsupported\n" + why
+    answer(False, in_path, out_path)
+    return "ok"
 
 
 def torch_version():
