@@ -40,6 +40,14 @@ static void expect_shard(int index, int count, const char *source)
     cr_expect_str_eq(env.source, source);
 }
 
+/* Detection succeeds and gives shard index of count from source. */
+static void expect_detected(const char **vars, int shard_total, int index, int count,
+                            const char *source)
+{
+    cr_assert_eq(detect(vars, shard_total), 0, "%s", err.msg);
+    expect_shard(index, count, source);
+}
+
 /* Detection fails with a message holding each of the words. */
 static void expect_error(const char **vars, int shard_total, const char *w1, const char *w2)
 {
@@ -51,78 +59,74 @@ static void expect_error(const char **vars, int shard_total, const char *w1, con
 
 Test(shard_env, no_engine_means_one_shard_of_one)
 {
-    cr_assert_eq(detect(ENV("HOME=/root", "PATH=/bin"), 0), 0, "%s", err.msg);
-    expect_shard(1, 1, "");
+    expect_detected(ENV("HOME=/root", "PATH=/bin"), 0, 1, 1, "");
     cr_expect_null(env.status_file);
     cr_expect_null(env.junit);
 }
 
 Test(shard_env, bazel_index_is_0_based_and_names_the_status_file)
 {
-    cr_assert_eq(detect(ENV("TEST_TOTAL_SHARDS=4", "TEST_SHARD_INDEX=0",
-                            "TEST_SHARD_STATUS_FILE=/tmp/st"), 0), 0, "%s", err.msg);
-    expect_shard(1, 4, "Bazel's TEST_SHARD_INDEX/TEST_TOTAL_SHARDS");
+    expect_detected(ENV("TEST_TOTAL_SHARDS=4", "TEST_SHARD_INDEX=0",
+                        "TEST_SHARD_STATUS_FILE=/tmp/st"), 0,
+                    1, 4, "Bazel's TEST_SHARD_INDEX/TEST_TOTAL_SHARDS");
     cr_expect_str_eq(env.status_file, "/tmp/st");
-    cr_assert_eq(detect(ENV("TEST_TOTAL_SHARDS=4", "TEST_SHARD_INDEX=3"), 0), 0, "%s", err.msg);
-    expect_shard(4, 4, "Bazel's TEST_SHARD_INDEX/TEST_TOTAL_SHARDS");
+    expect_detected(ENV("TEST_TOTAL_SHARDS=4", "TEST_SHARD_INDEX=3"), 0,
+                    4, 4, "Bazel's TEST_SHARD_INDEX/TEST_TOTAL_SHARDS");
     cr_expect_null(env.status_file);
 }
 
 Test(shard_env, bazel_xml_output_file_is_the_junit_path_even_unsharded)
 {
-    cr_assert_eq(detect(ENV("XML_OUTPUT_FILE=/out/test.xml"), 0), 0, "%s", err.msg);
-    expect_shard(1, 1, "");
+    expect_detected(ENV("XML_OUTPUT_FILE=/out/test.xml"), 0, 1, 1, "");
     cr_expect_str_eq(env.junit, "/out/test.xml");
-    cr_assert_eq(detect(ENV("XML_OUTPUT_FILE="), 0), 0, "%s", err.msg);
+    expect_detected(ENV("XML_OUTPUT_FILE="), 0, 1, 1, "");
     cr_expect_null(env.junit);
 }
 
 Test(shard_env, gtest_index_is_0_based)
 {
-    cr_assert_eq(detect(ENV("GTEST_TOTAL_SHARDS=3", "GTEST_SHARD_INDEX=1",
-                            "GTEST_SHARD_STATUS_FILE=/tmp/g"), 0), 0, "%s", err.msg);
-    expect_shard(2, 3, "gtest's GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS");
+    expect_detected(ENV("GTEST_TOTAL_SHARDS=3", "GTEST_SHARD_INDEX=1",
+                        "GTEST_SHARD_STATUS_FILE=/tmp/g"), 0,
+                    2, 3, "gtest's GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS");
     cr_expect_str_eq(env.status_file, "/tmp/g");
 }
 
 Test(shard_env, gitlab_index_is_1_based)
 {
-    cr_assert_eq(detect(ENV("CI_NODE_INDEX=2", "CI_NODE_TOTAL=4"), 0), 0, "%s", err.msg);
-    expect_shard(2, 4, "GitLab's CI_NODE_INDEX/CI_NODE_TOTAL");
+    expect_detected(ENV("CI_NODE_INDEX=2", "CI_NODE_TOTAL=4"), 0,
+                    2, 4, "GitLab's CI_NODE_INDEX/CI_NODE_TOTAL");
     cr_expect_null(env.status_file);
-    cr_assert_eq(detect(ENV("CI_NODE_INDEX=4", "CI_NODE_TOTAL=4"), 0), 0, "%s", err.msg);
-    expect_shard(4, 4, "GitLab's CI_NODE_INDEX/CI_NODE_TOTAL");
+    expect_detected(ENV("CI_NODE_INDEX=4", "CI_NODE_TOTAL=4"), 0,
+                    4, 4, "GitLab's CI_NODE_INDEX/CI_NODE_TOTAL");
 }
 
 Test(shard_env, gitlab_total_of_1_alone_is_a_job_without_parallel)
 {
-    cr_assert_eq(detect(ENV("CI_NODE_TOTAL=1"), 0), 0, "%s", err.msg);
-    expect_shard(1, 1, "");
+    expect_detected(ENV("CI_NODE_TOTAL=1"), 0, 1, 1, "");
 }
 
 Test(shard_env, kubernetes_total_comes_from_the_option_else_the_variable)
 {
-    cr_assert_eq(detect(ENV("JOB_COMPLETION_INDEX=0", "IOHW_SHARD_TOTAL=8"), 0), 0, "%s", err.msg);
-    expect_shard(1, 8, "Kubernetes' JOB_COMPLETION_INDEX and IOHW_SHARD_TOTAL");
-    cr_assert_eq(detect(ENV("JOB_COMPLETION_INDEX=4", "IOHW_SHARD_TOTAL=8"), 5), 0, "%s", err.msg);
-    expect_shard(5, 5, "Kubernetes' JOB_COMPLETION_INDEX and --shard-total");
-    cr_assert_eq(detect(ENV("JOB_COMPLETION_INDEX=6"), 7), 0, "%s", err.msg);
-    expect_shard(7, 7, "Kubernetes' JOB_COMPLETION_INDEX and --shard-total");
+    expect_detected(ENV("JOB_COMPLETION_INDEX=0", "IOHW_SHARD_TOTAL=8"), 0,
+                    1, 8, "Kubernetes' JOB_COMPLETION_INDEX and IOHW_SHARD_TOTAL");
+    expect_detected(ENV("JOB_COMPLETION_INDEX=4", "IOHW_SHARD_TOTAL=8"), 5,
+                    5, 5, "Kubernetes' JOB_COMPLETION_INDEX and --shard-total");
+    expect_detected(ENV("JOB_COMPLETION_INDEX=6"), 7,
+                    7, 7, "Kubernetes' JOB_COMPLETION_INDEX and --shard-total");
 }
 
 Test(shard_env, a_single_shard_is_accepted)
 {
-    cr_assert_eq(detect(ENV("TEST_TOTAL_SHARDS=1", "TEST_SHARD_INDEX=0"), 0), 0, "%s", err.msg);
-    expect_shard(1, 1, "Bazel's TEST_SHARD_INDEX/TEST_TOTAL_SHARDS");
-    cr_assert_eq(detect(ENV("CI_NODE_INDEX=1", "CI_NODE_TOTAL=1"), 0), 0, "%s", err.msg);
-    expect_shard(1, 1, "GitLab's CI_NODE_INDEX/CI_NODE_TOTAL");
+    expect_detected(ENV("TEST_TOTAL_SHARDS=1", "TEST_SHARD_INDEX=0"), 0,
+                    1, 1, "Bazel's TEST_SHARD_INDEX/TEST_TOTAL_SHARDS");
+    expect_detected(ENV("CI_NODE_INDEX=1", "CI_NODE_TOTAL=1"), 0,
+                    1, 1, "GitLab's CI_NODE_INDEX/CI_NODE_TOTAL");
 }
 
 Test(shard_env, the_largest_count_is_accepted_and_one_more_is_not)
 {
-    cr_assert_eq(detect(ENV("GTEST_TOTAL_SHARDS=1000000", "GTEST_SHARD_INDEX=999999"), 0),
-                 0, "%s", err.msg);
-    expect_shard(1000000, 1000000, "gtest's GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS");
+    expect_detected(ENV("GTEST_TOTAL_SHARDS=1000000", "GTEST_SHARD_INDEX=999999"), 0,
+                    1000000, 1000000, "gtest's GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS");
     expect_error(ENV("GTEST_TOTAL_SHARDS=1000001", "GTEST_SHARD_INDEX=0"), 0,
                  "GTEST_TOTAL_SHARDS=1000001", "1000000");
 }
@@ -172,25 +176,24 @@ Test(shard_env, half_a_pair_is_an_error_naming_the_missing_variable)
 
 Test(shard_env, bazel_comes_before_gtest_gitlab_and_kubernetes)
 {
-    cr_assert_eq(detect(ENV("JOB_COMPLETION_INDEX=5", "IOHW_SHARD_TOTAL=9",
-                            "CI_NODE_INDEX=3", "CI_NODE_TOTAL=3",
-                            "GTEST_SHARD_INDEX=0", "GTEST_TOTAL_SHARDS=5",
-                            "TEST_SHARD_INDEX=1", "TEST_TOTAL_SHARDS=2"), 0), 0, "%s", err.msg);
-    expect_shard(2, 2, "Bazel's TEST_SHARD_INDEX/TEST_TOTAL_SHARDS");
-    cr_assert_eq(detect(ENV("JOB_COMPLETION_INDEX=5", "IOHW_SHARD_TOTAL=9",
-                            "CI_NODE_INDEX=3", "CI_NODE_TOTAL=3",
-                            "GTEST_SHARD_INDEX=0", "GTEST_TOTAL_SHARDS=5"), 0), 0, "%s", err.msg);
-    expect_shard(1, 5, "gtest's GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS");
-    cr_assert_eq(detect(ENV("JOB_COMPLETION_INDEX=5", "IOHW_SHARD_TOTAL=9",
-                            "CI_NODE_INDEX=3", "CI_NODE_TOTAL=3"), 0), 0, "%s", err.msg);
-    expect_shard(3, 3, "GitLab's CI_NODE_INDEX/CI_NODE_TOTAL");
+    expect_detected(ENV("JOB_COMPLETION_INDEX=5", "IOHW_SHARD_TOTAL=9",
+                        "CI_NODE_INDEX=3", "CI_NODE_TOTAL=3",
+                        "GTEST_SHARD_INDEX=0", "GTEST_TOTAL_SHARDS=5",
+                        "TEST_SHARD_INDEX=1", "TEST_TOTAL_SHARDS=2"), 0,
+                    2, 2, "Bazel's TEST_SHARD_INDEX/TEST_TOTAL_SHARDS");
+    expect_detected(ENV("JOB_COMPLETION_INDEX=5", "IOHW_SHARD_TOTAL=9",
+                        "CI_NODE_INDEX=3", "CI_NODE_TOTAL=3",
+                        "GTEST_SHARD_INDEX=0", "GTEST_TOTAL_SHARDS=5"), 0,
+                    1, 5, "gtest's GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS");
+    expect_detected(ENV("JOB_COMPLETION_INDEX=5", "IOHW_SHARD_TOTAL=9",
+                        "CI_NODE_INDEX=3", "CI_NODE_TOTAL=3"), 0,
+                    3, 3, "GitLab's CI_NODE_INDEX/CI_NODE_TOTAL");
 }
 
 Test(shard_env, a_later_engine_is_not_read_once_an_earlier_one_decides)
 {
-    cr_assert_eq(detect(ENV("CI_NODE_INDEX=1", "CI_NODE_TOTAL=2", "JOB_COMPLETION_INDEX=x"), 0),
-                 0, "%s", err.msg);
-    expect_shard(1, 2, "GitLab's CI_NODE_INDEX/CI_NODE_TOTAL");
+    expect_detected(ENV("CI_NODE_INDEX=1", "CI_NODE_TOTAL=2", "JOB_COMPLETION_INDEX=x"), 0,
+                    1, 2, "GitLab's CI_NODE_INDEX/CI_NODE_TOTAL");
 }
 
 Test(shard_env, shard_total_with_another_engine_is_an_error)
