@@ -32,7 +32,8 @@ static int parse_count(const char *name, const char *text, long *v, iohw_error *
 {
     size_t n = strlen(text);
     if (n == 0 || n > 9 || strspn(text, "0123456789") != n)
-        return iohw_error_set(err, "%s='%s': expected a whole number", name, text);
+        return iohw_error_set(err, "%s='%s': expected a whole number (at most 9 "
+                              "digits)", name, text);
     *v = strtol(text, NULL, 10);
     return 0;
 }
