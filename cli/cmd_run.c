@@ -4,6 +4,7 @@
  */
 #include "cli/cli.h"
 #include "cli/claim.h"
+#include "cli/shard_env.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -45,7 +46,19 @@ const char iohw_cli_run_help[] =
     "                      tag!=NAME, id=GLOB, or a bare GLOB on the case id.\n"
     "                      Example: 'rank=3,g>1,tag=dilated'\n"
     "  --shard I/N         run only the I-th of N disjoint shards (by a stable\n"
-    "                      hash of the case id; 1 <= I <= N)\n"
+    "                      hash of the case id; 1 <= I <= N).  Without it,\n"
+    "                      the shard comes from the CI engine's variables,\n"
+    "                      the first set of: Bazel's TEST_SHARD_INDEX/\n"
+    "                      TEST_TOTAL_SHARDS (0-based; TEST_SHARD_STATUS_FILE\n"
+    "                      is touched), gtest's GTEST_SHARD_INDEX/\n"
+    "                      GTEST_TOTAL_SHARDS (0-based), GitLab's\n"
+    "                      CI_NODE_INDEX/CI_NODE_TOTAL (1-based), Kubernetes'\n"
+    "                      JOB_COMPLETION_INDEX (0-based) with the total from\n"
+    "                      --shard-total, else IOHW_SHARD_TOTAL; one line on\n"
+    "                      stderr says which.  A malformed or inconsistent\n"
+    "                      variable is a usage error.  See docs/CI.md\n"
+    "  --shard-total N     the number of shards of a Kubernetes Indexed Job\n"
+    "                      (its JOB_COMPLETION_INDEX gives the index)\n"
     "  --jobs N            worker processes (default: the number of cores; at\n"
     "                      most " NUMBER(IOHW_JOBS_MAX) ")\n"
     "  --timeout S         seconds one backend call (supports() or run()) may\n"
@@ -100,7 +113,8 @@ const char iohw_cli_run_help[] =
     "                      claimed hold (summary, JSON, HTML, Markdown)\n"
     "  --quiet             no progress output (failure blocks and the summary\n"
     "                      are still printed)\n"
-    "  --junit F           write JUnit XML to F (one testsuite per category)\n"
+    "  --junit F           write JUnit XML to F (one testsuite per category);\n"
+    "                      default: Bazel's XML_OUTPUT_FILE when it is set\n"
     "  --json F            write the JSON report to F (docs/REPORT_FORMAT.md;\n"
     "                      'iohw report merge|diff' read it)\n"
     "  --html F            write a self-contained HTML report to F\n"
@@ -150,6 +164,8 @@ typedef struct run_args {
     const char *baseline;     /* --baseline F, or NULL */
     int list;                 /* --list */
     int memory_limit_given;   /* --memory-limit */
+    int shard_given;          /* --shard */
+    int shard_total;          /* --shard-total N, or 0 */
 } run_args;
 
 static int parse_int(const char *text, long long lo, long long hi,
@@ -185,6 +201,17 @@ static int set_shard(run_args *a, const char *v)
     iohw_error err = {{0}};
     if (iohw_shard_parse(v, &a->o.shard_index, &a->o.shard_count, &err) != 0)
         return iohw_cli_usage("run", "--shard: %s", err.msg);
+    a->shard_given = 1;
+    return 0;
+}
+
+static int set_shard_total(run_args *a, const char *v)
+{
+    long long n;
+    if (parse_int(v, 1, IOHW_SHARD_ENV_MAX, &n) != 0)
+        return iohw_cli_usage("run", "--shard-total '%s': expected an integer "
+                              "from 1 to %d", v, IOHW_SHARD_ENV_MAX);
+    a->shard_total = (int)n;
     return 0;
 }
 
@@ -261,6 +288,7 @@ static const struct run_option {
     {"--filter", NULL, 1, set_filter},
     {"--jobs", "-j", 1, set_jobs},
     {"--shard", NULL, 1, set_shard},
+    {"--shard-total", NULL, 1, set_shard_total},
     {"--timeout", NULL, 1, set_timeout},
     {"--memory-limit", NULL, 1, set_memory_limit},
     {"--breaker", NULL, 1, set_breaker},
@@ -441,7 +469,10 @@ int iohw_cli_run(int argc, char **argv)
     int rc = parse_args(argc, argv, &a, inputs);
     if (rc == 1)
         rc = IOHW_EXIT_OK;  /* --help */
-    else if (rc == 0 && (rc = check_args(&a)) == 0)
+    else if (rc == 0 && (rc = check_args(&a)) == 0
+             && (rc = iohw_cli_shard_from_env(a.shard_given, a.shard_total, !a.list,
+                                              &a.o.shard_index, &a.o.shard_count,
+                                              &a.ro.junit)) == 0)
         rc = a.list ? list_cases(&a) : run_cases(&a);
     free(inputs);
     return rc;
