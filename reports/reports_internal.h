@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "harness/verdict.h"
 #include "reports/reports.h"
 
 #ifndef IOHW_VERSION_STRING
