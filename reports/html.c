@@ -233,18 +233,15 @@ static void write_failure(FILE *f, const iohw_run_results *r, int64_t i,
     fputs("</div></details>\n", f);
 }
 
-/* The verdict at the top: the failures grouped by diagnosis, largest group
- * first, with the meaning and the smallest case's repro (harness/verdict.h). */
+/* Section "verdict", above the summary: one table row per group of
+ * failures (harness/verdict.h) with its smallest case's repro. */
 static void write_verdict(FILE *f, const iohw_run_results *r,
                           const iohw_report_options *o)
 {
     iohw_verdict v;
     char line[1024], repro[16384];
-    if (iohw_verdict_build(r, &v) != 0 || v.failures == 0) {
-        iohw_verdict_free(&v);
+    if (!iohw__verdict_open(r, &v, line, sizeof line))
         return;
-    }
-    iohw_verdict_headline(&v, line, sizeof line);
     fputs("<section id=\"verdict\">\n<h2>Verdict: ", f);
     text(f, line);
     fputs("</h2>\n<table><tr><th class=\"num\">failures</th><th>group</th>"

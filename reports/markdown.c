@@ -46,18 +46,15 @@ static void write_failures(FILE *f, const iohw_run_results *r,
     }
 }
 
-/* The verdict at the top: the failures grouped by diagnosis, largest group
- * first (harness/verdict.h), and the repro of each group's smallest case. */
+/* Under the title: the groups of failures (harness/verdict.h) as a table,
+ * then a code block with each group's smallest repro. */
 static void write_verdict(FILE *f, const iohw_run_results *r,
                           const iohw_report_options *o)
 {
     iohw_verdict v;
     char line[1024], repro[16384];
-    if (iohw_verdict_build(r, &v) != 0 || v.failures == 0) {
-        iohw_verdict_free(&v);
+    if (!iohw__verdict_open(r, &v, line, sizeof line))
         return;
-    }
-    iohw_verdict_headline(&v, line, sizeof line);
     fputs("**Verdict: ", f);
     iohw__md_cell(f, line, 400);
     fputs("**\n\n| failures | group | meaning | smallest case |\n|---:|---|---|---|\n", f);
