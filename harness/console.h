@@ -1,10 +1,10 @@
 /*
  * harness/console.h - what `iohw run` prints while it runs: a progress bar
- * (on a terminal) or plain periodic lines, a block for every bad result, and
- * at the end the summary tables (iohw_run_summary in run.h).  Of the blocks,
- * the first of each group of failures (harness/verdict.h) is printed and then
- * at most `show` more; a last line says how many were held back and that the
- * reports keep them.
+ * (on a terminal) or plain periodic lines, blocks of bad results, and at
+ * the end the verdict and the summary tables (iohw_run_summary in run.h).
+ * Of the blocks, the first of each group of failures (harness/verdict.h) is
+ * printed and then at most `show` more; a last line says how many were held
+ * back and that the reports keep them.
  *
  * Progress goes to one stream (stderr), blocks and tables to another
  * (stdout); the bar is erased before a block is printed and drawn again
@@ -23,7 +23,7 @@
 
 typedef struct iohw_console {
     int mode;            /* IOHW_PROGRESS_* */
-    int blocks;          /* print a block for every bad result */
+    int blocks;          /* print blocks of bad results (see show) */
     const char *backend; /* for the __REPRO line */
     FILE *prog, *out;
     int64_t total;       /* cases in the run */

@@ -54,9 +54,10 @@ typedef struct iohw_run_options {
                                    layouts it claims (harness/adapt.h) */
     int progress;               /* IOHW_PROGRESS_* */
     /* Appended members (0 keeps the behaviour of the members above). */
-    int failure_blocks;         /* 1: print a block for every bad result on
-                                   stdout as it arrives (status, case, message,
-                                   diagnosis, first mismatches, __REPRO) */
+    int failure_blocks;         /* 1: print blocks of bad results on stdout
+                                   as they arrive (status, case, message,
+                                   diagnosis, first mismatches, __REPRO), as
+                                   many as `show` allows */
     int timeout_scaled;         /* 1: `timeout` is the floor of a limit that
                                    grows with each case's work
                                    (harness/timeouts.h); 0: `timeout` is
@@ -156,8 +157,9 @@ void iohw_repro_options_of_run(const iohw_run_options *run,
  * backend.  Returns the number of cases listed, or -1 as iohw_run. */
 int64_t iohw_run_list(const iohw_run_options *o, FILE *out, iohw_error *err);
 
-/* Prints the summary of a run on out: a table by status, then a table by
- * tag (pass, fail and other counts per tag). */
+/* Prints the summary of a run on out: the verdict (the failures grouped by
+ * diagnosis, harness/verdict.h), a table by status, then a table by tag
+ * (pass, fail and other counts per tag). */
 void iohw_run_summary(const iohw_run_results *r, FILE *out);
 
 /* The claimed-pair coverage as one sentence ("of the N factor-value pairs
