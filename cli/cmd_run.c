@@ -111,6 +111,9 @@ const char iohw_cli_run_help[] =
     "                      report the claimed-pair coverage: of the factor-\n"
     "                      value pairs it claims, how many the cases it\n"
     "                      claimed hold (summary, JSON, HTML, Markdown)\n"
+    "  --show N            failure blocks: the first of each group of failures,\n"
+    "                      then at most N more (default 10; -1: all); the\n"
+    "                      reports keep every one\n"
     "  --quiet             no progress output (failure blocks and the summary\n"
     "                      are still printed)\n"
     "  --junit F           write JUnit XML to F (one testsuite per category);\n"
@@ -130,11 +133,13 @@ const char iohw_cli_run_help[] =
     "  -h, --help          this text\n"
     "\n"
     "Output: progress on stderr (a bar with counts and ETA on a terminal, a\n"
-    "plain line every 5% or 10 s otherwise); on stdout a block for every FAIL,\n"
-    "ERROR, CRASH, TIMEOUT or INVALID case (message, diagnosis, the first\n"
+    "plain line every 5% or 10 s otherwise); on stdout a block for FAIL,\n"
+    "ERROR, CRASH, TIMEOUT or INVALID cases (message, diagnosis, the first\n"
     "mismatching points as n c d h w expected got diff bound, and a __REPRO:\n"
-    "line with the command that runs just that case), then a table by status\n"
-    "and a table by tag.\n"
+    "line with the command that runs just that case; see --show), then the\n"
+    "verdict (the failures grouped by diagnosis, largest group first, each\n"
+    "with its meaning and its smallest case), a table by status and a table\n"
+    "by tag.\n"
     "\n"
     "Statuses: PASS; FAIL (output beyond the tolerance, or never written);\n"
     "UNSUPPORTED (the backend does not claim the case: skipped); ERROR (run()\n"
@@ -238,6 +243,16 @@ static int set_memory_limit(run_args *a, const char *v)
     return 0;
 }
 
+static int set_show(run_args *a, const char *v)
+{
+    long long n;
+    if (parse_int(v, -1, 1000000000, &n) != 0)
+        return iohw_cli_usage("run", "--show '%s': expected a number of "
+                              "failure blocks (-1: all)", v);
+    a->o.show = (int)n;
+    return 0;
+}
+
 static int set_breaker(run_args *a, const char *v)
 {
     long long n;
@@ -292,6 +307,7 @@ static const struct run_option {
     {"--timeout", NULL, 1, set_timeout},
     {"--memory-limit", NULL, 1, set_memory_limit},
     {"--breaker", NULL, 1, set_breaker},
+    {"--show", NULL, 1, set_show},
     {"--subnormals", NULL, 1, set_subnormals},
     {"--journal", NULL, 1, set_journal},
     {"--junit", NULL, 1, set_junit},

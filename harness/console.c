@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "harness/run.h"
+#include "harness/verdict.h"
 #include "harness/worker.h"
 
 #define BAR_WIDTH 24
@@ -116,6 +117,32 @@ void iohw_console_start(iohw_console *c, int mode, int blocks,
     c->out = out;
     c->t0_ns = iohw_worker_now_ns();
     c->last_line_ns = c->t0_ns;
+    c->show = IOHW_RUN_SHOW;
+}
+
+/* 1 when r's block is to be printed: the first of its group, or one of the
+ * `show` blocks beyond the first ones (counted here). */
+static int block_wanted(iohw_console *c, const iohw_result *r)
+{
+    char label[sizeof c->groups[0]];
+    iohw_verdict_key(r, label, sizeof label);
+    for (int k = 0; k < c->ngroups; k++)
+        if (strcmp(c->groups[k], label) == 0) {
+            if (c->show >= 0 && c->extra >= c->show)
+                return 0;
+            c->extra++;
+            return 1;
+        }
+    if (c->ngroups == c->groups_cap) {
+        int ncap = c->groups_cap ? 2 * c->groups_cap : 8;
+        char (*g)[600] = realloc(c->groups, (size_t)ncap * sizeof *g);
+        if (g == NULL)
+            return 1;       /* out of memory: print rather than lose it */
+        c->groups = g;
+        c->groups_cap = ncap;
+    }
+    memcpy(c->groups[c->ngroups++], label, sizeof label);
+    return 1;
 }
 
 void iohw_console_tick(iohw_console *c)
@@ -141,7 +168,9 @@ void iohw_console_add(iohw_console *c, const iohw_result *r, int fresh)
         c->counts[r->status]++;
     c->done++;
     c->fresh += fresh != 0;
-    if (c->blocks && iohw_result_status_bad(r->status)) {
+    if (c->blocks && iohw_result_status_bad(r->status) && !block_wanted(c, r)) {
+        c->held++;
+    } else if (c->blocks && iohw_result_status_bad(r->status)) {
         erase_bar(c);
         if (c->repro != NULL)
             iohw_console_block_repro(c->out, c->repro, r);
@@ -161,6 +190,17 @@ void iohw_console_finish(iohw_console *c)
     } else if (c->mode == IOHW_PROGRESS_LINES && c->done > c->last_line_done) {
         print_line(c, iohw_worker_now_ns());
     }
+    if (c->held > 0) {
+        fprintf(c->out, "\n(%lld more failure block(s) not shown: --show %d "
+                "prints the first of each group and %d more; the reports "
+                "written with --json, --html, --markdown or --junit keep every "
+                "one; --show -1 prints them all)\n", (long long)c->held, c->show,
+                c->show);
+        fflush(c->out);
+    }
+    free(c->groups);
+    c->groups = NULL;
+    c->ngroups = c->groups_cap = 0;
 }
 
 /* --- one bad result ------------------------------------------------------ */
@@ -316,8 +356,22 @@ static void print_verdict(const iohw_run_results *r, const int64_t *counts,
     fputc('\n', out);
 }
 
+/* The verdict first: the failures grouped by diagnosis. */
+static void print_groups(const iohw_run_results *r, FILE *out)
+{
+    iohw_verdict v;
+    if (iohw_verdict_build(r, &v) != 0) {
+        fputs("\n(the verdict by group is left out: out of memory)\n", out);
+        return;
+    }
+    if (v.failures > 0)
+        iohw_verdict_print(&v, r, &r->repro, out);
+    iohw_verdict_free(&v);
+}
+
 void iohw_run_summary(const iohw_run_results *r, FILE *out)
 {
+    print_groups(r, out);
     int64_t counts[IOHW_RESULT_STATUS_COUNT] = {0};
     for (int64_t i = 0; i < r->count; i++)
         if ((int)r->items[i].status >= 0 &&

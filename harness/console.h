@@ -1,7 +1,10 @@
 /*
  * harness/console.h - what `iohw run` prints while it runs: a progress bar
- * (on a terminal) or plain periodic lines, a block for every bad result, and
- * at the end the summary tables (iohw_run_summary in run.h).
+ * (on a terminal) or plain periodic lines, blocks of bad results, and at
+ * the end the verdict and the summary tables (iohw_run_summary in run.h).
+ * Of the blocks, the first of each group of failures (harness/verdict.h) is
+ * printed and then at most `show` more; a last line says how many were held
+ * back and that the reports keep them.
  *
  * Progress goes to one stream (stderr), blocks and tables to another
  * (stdout); the bar is erased before a block is printed and drawn again
@@ -20,7 +23,7 @@
 
 typedef struct iohw_console {
     int mode;            /* IOHW_PROGRESS_* */
-    int blocks;          /* print a block for every bad result */
+    int blocks;          /* print blocks of bad results (see show) */
     const char *backend; /* for the __REPRO line */
     FILE *prog, *out;
     int64_t total;       /* cases in the run */
@@ -33,6 +36,14 @@ typedef struct iohw_console {
     /* Appended: the run's options for the __REPRO line; NULL: the backend
      * alone.  Set after iohw_console_start. */
     const iohw_repro_options *repro;
+    /* Appended: blocks beyond the first of each group of failures
+     * (harness/verdict.h): at most `show` more in all (< 0: every block;
+     * iohw_console_start sets IOHW_RUN_SHOW); the groups seen, the blocks
+     * printed beyond their first, and the blocks held back. */
+    int show;
+    char (*groups)[600];
+    int ngroups, groups_cap;
+    int64_t extra, held;
 } iohw_console;
 
 void iohw_console_start(iohw_console *c, int mode, int blocks,
@@ -43,7 +54,8 @@ void iohw_console_start(iohw_console *c, int mode, int blocks,
 void iohw_console_add(iohw_console *c, const iohw_result *r, int fresh);
 /* Refreshes the progress when it is due (call it while waiting). */
 void iohw_console_tick(iohw_console *c);
-/* Erases the bar, or prints the last plain line. */
+/* Erases the bar, or prints the last plain line; says how many blocks were
+ * held back. */
 void iohw_console_finish(iohw_console *c);
 
 /* The block of one bad result. */

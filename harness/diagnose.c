@@ -43,6 +43,35 @@ const char *iohw_diagnose_name(int i)
     return iohw__dg_table[i].name;
 }
 
+const char *iohw_diagnose_meaning(int i)
+{
+    if (i < 0 || i >= iohw__dg_table_count)
+        return NULL;
+    return iohw__dg_table[i].meaning;
+}
+
+int iohw_diagnose_find(const char *sentence)
+{
+    static const char lead[] = "matches the oracle with ";
+    const char *s = sentence;
+    if (strncmp(s, lead, sizeof lead - 1) == 0)
+        s += sizeof lead - 1;
+    int best = -1;
+    size_t best_len = 0;
+    /* The longest name that the sentence starts with followed by its end
+     * or ", or with": names may be prefixes of each other. */
+    for (int i = 0; i < iohw__dg_table_count; i++) {
+        size_t len = strlen(iohw__dg_table[i].name);
+        if (strncmp(s, iohw__dg_table[i].name, len) == 0 &&
+            (s[len] == '\0' || strncmp(s + len, ", or with", 9) == 0) &&
+            len > best_len) {
+            best = i;
+            best_len = len;
+        }
+    }
+    return best;
+}
+
 /* --- outputs left unwritten ------------------------------------------ */
 
 /* 1 when the NaN element at e is quiet.  Arithmetic makes only quiet NaNs;

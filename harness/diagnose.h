@@ -40,5 +40,12 @@ int iohw_diagnose_flush_passes(const iohw_case *c, const void *y,
  * tests): "weight I and O exchanged", ... */
 int iohw_diagnose_count(void);
 const char *iohw_diagnose_name(int i);
+/* The one-line meaning of misinterpretation i for a backend author ("your
+ * kernel reads the weight as OIHW: index w[m][c] where the definition has
+ * w[c][m]"); NULL outside the table. */
+const char *iohw_diagnose_meaning(int i);
+/* The index of the first misinterpretation named in a diagnosis sentence
+ * ("matches the oracle with X[, or with Y]" or a bare name), or -1. */
+int iohw_diagnose_find(const char *sentence);
 
 #endif

@@ -80,6 +80,9 @@ typedef int (*iohw__dg_build_fn)(const iohw__dg_base *b, iohw__dg_variant *v);
 typedef struct iohw__dg_entry {
     const char *name;
     iohw__dg_build_fn build;      /* NULL for "outputs left unwritten" */
+    const char *meaning;          /* one line for a backend author: what
+                                     the kernel does ("your kernel reads the
+                                     weight as OIHW: ...") */
 } iohw__dg_entry;
 
 /* The misinterpretations in the order they are tried. */

@@ -532,6 +532,7 @@ int iohw_run(const iohw_run_options *o, iohw_run_results *out, iohw_error *err)
     if (iohw_breaker_init(&st.breaker, &st.suite, o->breaker, err) != 0)
         goto fail;
     iohw_repro_options_of_run(o, &st.repro);
+    out->repro = st.repro;
 
     /* Results already known: the journal's, and unreadable entries. */
     st.pending = malloc((size_t)(st.suite.count > 0 ? st.suite.count : 1) *
@@ -550,6 +551,7 @@ int iohw_run(const iohw_run_options *o, iohw_run_results *out, iohw_error *err)
     iohw_console_start(&st.con, o->progress, o->failure_blocks, o->backend,
                        st.suite.count, stderr, stdout);
     st.con.repro = &st.repro;
+    st.con.show = o->show;
     sort_entries(&st, known);
     free(known);
     known = NULL;

@@ -54,9 +54,10 @@ typedef struct iohw_run_options {
                                    layouts it claims (harness/adapt.h) */
     int progress;               /* IOHW_PROGRESS_* */
     /* Appended members (0 keeps the behaviour of the members above). */
-    int failure_blocks;         /* 1: print a block for every bad result on
-                                   stdout as it arrives (status, case, message,
-                                   diagnosis, first mismatches, __REPRO) */
+    int failure_blocks;         /* 1: print blocks of bad results on stdout
+                                   as they arrive (status, case, message,
+                                   diagnosis, first mismatches, __REPRO), as
+                                   many as `show` allows */
     int timeout_scaled;         /* 1: `timeout` is the floor of a limit that
                                    grows with each case's work
                                    (harness/timeouts.h); 0: `timeout` is
@@ -78,12 +79,20 @@ typedef struct iohw_run_options {
                                    subnormals the backend declares it flushes
                                    to zero (--subnormals flush[:DTYPES],
                                    specification section 3.4); 0 = ieee */
+    int show;                   /* `--show N`: with failure_blocks, the
+                                   first block of each group of failures
+                                   (harness/verdict.h) is printed, then at
+                                   most this many more in all; < 0: every
+                                   block.  IOHW_RUN_SHOW by default */
 } iohw_run_options;
+
+/* Failure blocks printed beyond the first of each group, by default. */
+#define IOHW_RUN_SHOW 10
 
 /* Zeroes *o and sets the defaults of `iohw run`: shard 1/1, one job per
  * core, a scaled timeout with floor IOHW_TIMEOUT_FLOOR_S, memory limit
  * IOHW_RUN_MEMORY_LIMIT_MB, diagnosis on, breaker IOHW_RUN_BREAKER, plain
- * progress lines, no failure blocks. */
+ * progress lines, no failure blocks, show IOHW_RUN_SHOW. */
 void iohw_run_options_init(iohw_run_options *o);
 
 /* The bit of dtype dt in iohw_run_options.subnormals_flush, and every
@@ -122,6 +131,10 @@ typedef struct iohw_run_results {
     int claim_known;
     int64_t claim_pairs;        /* factor-value pairs the backend claims */
     int64_t claim_covered;      /* of those, pairs the claimed cases hold */
+    /* Appended: the run's options for the repro lines of the summary's
+     * verdict (its backend points into the run's options); zero in results
+     * read back from a report. */
+    iohw_repro_options repro;
 } iohw_run_results;
 
 /* Runs everything; returns 0 when the run completed (whatever the statuses)
@@ -144,8 +157,9 @@ void iohw_repro_options_of_run(const iohw_run_options *run,
  * backend.  Returns the number of cases listed, or -1 as iohw_run. */
 int64_t iohw_run_list(const iohw_run_options *o, FILE *out, iohw_error *err);
 
-/* Prints the summary of a run on out: a table by status, then a table by
- * tag (pass, fail and other counts per tag). */
+/* Prints the summary of a run on out: the verdict (the failures grouped by
+ * diagnosis, harness/verdict.h), a table by status, then a table by tag
+ * (pass, fail and other counts per tag). */
 void iohw_run_summary(const iohw_run_results *r, FILE *out);
 
 /* The claimed-pair coverage as one sentence ("of the N factor-value pairs

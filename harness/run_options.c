@@ -22,6 +22,7 @@ void iohw_run_options_init(iohw_run_options *o)
     o->diagnose = 1;
     o->breaker = IOHW_RUN_BREAKER;
     o->subnormals_flush = 0;    /* ieee */
+    o->show = IOHW_RUN_SHOW;
 }
 
 int iohw_subnormals_parse(const char *text, unsigned *mask, iohw_error *err)

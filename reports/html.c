@@ -233,6 +233,41 @@ static void write_failure(FILE *f, const iohw_run_results *r, int64_t i,
     fputs("</div></details>\n", f);
 }
 
+/* Section "verdict", above the summary: one table row per group of
+ * failures (harness/verdict.h) with its smallest case's repro. */
+static void write_verdict(FILE *f, const iohw_run_results *r,
+                          const iohw_report_options *o)
+{
+    iohw_verdict v;
+    char line[1024], repro[16384];
+    if (!iohw__verdict_open(r, &v, line, sizeof line))
+        return;
+    fputs("<section id=\"verdict\">\n<h2>Verdict: ", f);
+    text(f, line);
+    fputs("</h2>\n<table><tr><th class=\"num\">failures</th><th>group</th>"
+          "<th>meaning</th><th>smallest case</th></tr>\n", f);
+    for (int k = 0; k < v.count; k++) {
+        const iohw_verdict_group *g = &v.groups[k];
+        const iohw_result *s = &r->items[g->smallest];
+        fprintf(f, "<tr><td class=\"num\">%lld</td><td>", (long long)g->count);
+        text(f, g->label);
+        fputs("</td><td>", f);
+        text(f, g->meaning);
+        fputs("</td><td><span class=\"mono\">", f);
+        text(f, s->case_id[0] != '\0' ? s->case_id : s->file);
+        fprintf(f, "</span> (%.0f multiply-adds)", g->smallest_macs);
+        iohw__repro(o, s, repro, sizeof repro);
+        if (repro[0] != '\0') {
+            fputs("<pre>", f);
+            text(f, repro);
+            fputs("</pre>", f);
+        }
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n</section>\n", f);
+    iohw_verdict_free(&v);
+}
+
 static void write_failures(FILE *f, const iohw_run_results *r,
                            const iohw_report_options *o, const iohw__counts *c)
 {
@@ -336,6 +371,7 @@ int iohw_report_html(FILE *f, const iohw_run_results *r,
     }
     fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", iohw__html_css);
     write_header(f, r, o, &c);
+    write_verdict(f, r, o);
     write_summary(f, r, o, &c);
     write_coverage(f, &cov, r);
     write_failures(f, r, o, &c);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "harness/verdict.h"
 #include "reports/reports.h"
 
 #ifndef IOHW_VERSION_STRING
@@ -44,6 +45,11 @@ void iohw__xml_text(FILE *f, const char *s, int attr);
 /* Writes s for a Markdown table cell: HTML-escaped, '|' as "\|", line
  * breaks as spaces, at most max bytes (then "..."). */
 void iohw__md_cell(FILE *f, const char *s, size_t max);
+
+/* Builds the verdict of r and its headline; 1 when there are failures to
+ * show, 0 when there are none or memory ran out (*v is then empty). */
+int iohw__verdict_open(const iohw_run_results *r, iohw_verdict *v, char *line,
+                       size_t n);
 
 /* "2026-12-02T11:09:46Z" (UTC) into buf (>= 32 bytes); "" for 0. */
 void iohw__iso_time(int64_t t, char *buf, size_t n);
