@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_clock.h"
 #include "cases/case.h"
 #include "generators/generators.h"
 #include "harness/compare.h"
@@ -51,19 +52,6 @@ static const char *const PROBLEMS[] = {
     "n=8 ci=64 co=64 in=128 k=4 s=2 pad=1 bias=1",
     "n=1 ci=16 co=16 in=12x12x12 k=3 s=2 pad=1 op=1 bias=1",
 };
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* One cell of the table: the median time in ms, or why there is none. */
 typedef struct cell {
@@ -113,11 +101,11 @@ static cell time_backend(const iohw_loaded_backend *lb, const iohw_case *c,
 
     /* Timed runs. */
     for (int k = 0; k < reps; k++) {
-        double t0 = now();
+        double t0 = bench_now();
         lb->table->run(lb->ctx, p, c->x, c->w, c->bias, y);
-        t[k] = now() - t0;
+        t[k] = bench_now() - t0;
     }
-    qsort(t, (size_t)reps, sizeof t[0], cmp_double);
+    qsort(t, (size_t)reps, sizeof t[0], bench_cmp_double);
     out.ms = 1e3 * t[reps / 2];
     free(y);
     return out;

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_clock.h"
 #include "cases/case.h"
 #include "generators/generators.h"
 #include "harness/loader.h"
@@ -38,13 +39,6 @@ static const char *const PROBLEMS[] = {
     "n=1 ci=16 co=16 in=32x32 k=4 s=2 pad=1 bias=1",
     "n=1 ci=64 co=32 in=32x32 k=4 s=2 pad=1 bias=1",
 };
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* --- the trivial program ------------------------------------------------- */
 
@@ -117,12 +111,6 @@ static int program(int argc, char **argv)
 
 /* --- the benchmark -------------------------------------------------------- */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Median ms of reps runs after a warm-up; < 0 when a run fails. */
 static double time_runs(const iohw_loaded_backend *lb, const iohw_case *c,
                         int reps)
@@ -139,12 +127,12 @@ static double time_runs(const iohw_loaded_backend *lb, const iohw_case *c,
         return ms;
     }
     for (int k = 0; k < reps; k++) {
-        double t0 = now();
+        double t0 = bench_now();
         if (lb->table->run(lb->ctx, p, c->x, c->w, c->bias, y) != IOHW_OK)
             break;
-        t[k] = now() - t0;
+        t[k] = bench_now() - t0;
         if (k == reps - 1) {
-            qsort(t, (size_t)reps, sizeof t[0], cmp_double);
+            qsort(t, (size_t)reps, sizeof t[0], bench_cmp_double);
             ms = 1e3 * t[reps / 2];
         }
     }

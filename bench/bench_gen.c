@@ -16,14 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_clock.h"
 #include "generators/suite.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Removes the suite's files and the directory. */
 static void remove_suite(const iohw_plan *plan, const char *dir)
@@ -44,12 +38,12 @@ static int bench_profile(const char *profile, const char *base, int threads)
     iohw_error e;
     char dir[4096];
 
-    const double t0 = now();
+    const double t0 = bench_now();
     if (iohw_plan_profile(profile, 1, &plan, &e) != 0) {
         fprintf(stderr, "bench_gen: %s\n", e.msg);
         return -1;
     }
-    const double plan_s = now() - t0;
+    const double plan_s = bench_now() - t0;
     snprintf(dir, sizeof dir, "%.3900s/iohw-bench-gen-%.16s-%d", base, profile, (int)getpid());
     if (iohw_suite_write(&plan, dir, threads, NULL, &r, &e) != 0) {
         fprintf(stderr, "bench_gen: %s\n", e.msg);

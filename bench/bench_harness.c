@@ -20,15 +20,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_clock.h"
 #include "cases/case.h"
 #include "generators/generators.h"
 #include "harness/run.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* N small cases of a few shapes and dtypes (ids c.00000, ...). */
 static int write_cases(const char *path, int n, iohw_error *err)
@@ -143,7 +138,7 @@ int main(int argc, char **argv)
         backend_sum += res.items[i].seconds;
         passed += res.items[i].status == IOHW_RESULT_PASS;
     }
-    qsort(over, (size_t)res.count, sizeof *over, cmp_double);
+    qsort(over, (size_t)res.count, sizeof *over, bench_cmp_double);
     int64_t m = res.count;
     double median = m % 2 ? over[m / 2] : 0.5 * (over[m / 2 - 1] + over[m / 2]);
     printf("bench_harness: %lld cases, %d job(s), backend %s (%s)\n", (long long)m,

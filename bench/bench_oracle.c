@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "generators/generators.h"
 #include "oracle/descriptor.h"
 #include "oracle/dtype.h"
@@ -30,13 +31,6 @@ static const char *const problems[] = {
     "n=1 ci=16 co=16 in=65536 k=7 s=2 dt=f64",
     NULL,
 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Multiply-adds of a problem, counted pair by pair per axis. */
 static double count_macs(const iohw_problem *p)
@@ -74,12 +68,12 @@ static double time_run(const iohw_problem *p, const void *x, const void *w,
     while (reps < 2 || spent < budget) {
         iohw_oracle_result r;
         iohw_error err;
-        const double t0 = now();
+        const double t0 = bench_now();
         if (iohw_oracle_run_method(p, x, w, NULL, method, threads, &r, &err) != 0) {
             fprintf(stderr, "bench_oracle: %s\n", err.msg);
             exit(1);
         }
-        const double dt = now() - t0;
+        const double dt = bench_now() - t0;
         iohw_oracle_result_free(&r);
         best = dt < best ? dt : best;
         spent += dt;
