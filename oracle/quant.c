@@ -49,9 +49,9 @@ typedef __int128 i128;
 static int type_range(int32_t t, int64_t *lo, int64_t *hi)
 {
     switch (t) {
-    case IOHW_QS8: *lo = INT8_MIN; *hi = INT8_MAX; return 0;
-    case IOHW_QU8: *lo = 0; *hi = UINT8_MAX; return 0;
-    case IOHW_QS32: *lo = INT32_MIN; *hi = INT32_MAX; return 0;
+    case IOHW_S8: *lo = INT8_MIN; *hi = INT8_MAX; return 0;
+    case IOHW_U8: *lo = 0; *hi = UINT8_MAX; return 0;
+    case IOHW_S32: *lo = INT32_MIN; *hi = INT32_MAX; return 0;
     default: return -1;
     }
 }
@@ -59,7 +59,7 @@ static int type_range(int32_t t, int64_t *lo, int64_t *hi)
 static int check_zero_point(const char *name, int32_t zp, int32_t t,
                             iohw_error *err)
 {
-    int64_t lo, hi;
+    int64_t lo = 0, hi = 0;
     type_range(t, &lo, &hi);
     if (zp < lo || zp > hi)
         return iohw_error_set(err, "quant: %s = %d is outside its dtype's range "
@@ -114,20 +114,20 @@ int iohw_quant_validate(const iohw_problem *p, const iohw_quant *q,
         return iohw_error_set(err, "quant: problem p is NULL");
     if (q == NULL)
         return iohw_error_set(err, "quant: parameters q are NULL");
-    if (q->x_dtype != IOHW_QS8 && q->x_dtype != IOHW_QU8)
+    if (q->x_dtype != IOHW_S8 && q->x_dtype != IOHW_U8)
         return iohw_error_set(err, "quant: x_dtype = %d, must be s8 (%d) or "
-                              "u8 (%d)", (int)q->x_dtype, IOHW_QS8, IOHW_QU8);
-    if (q->w_dtype != IOHW_QS8 && q->w_dtype != IOHW_QU8)
+                              "u8 (%d)", (int)q->x_dtype, IOHW_S8, IOHW_U8);
+    if (q->w_dtype != IOHW_S8 && q->w_dtype != IOHW_U8)
         return iohw_error_set(err, "quant: w_dtype = %d, must be s8 (%d) or "
-                              "u8 (%d)", (int)q->w_dtype, IOHW_QS8, IOHW_QU8);
+                              "u8 (%d)", (int)q->w_dtype, IOHW_S8, IOHW_U8);
     if (type_range(q->y_dtype, &lo, &hi) != 0)
         return iohw_error_set(err, "quant: y_dtype = %d, must be s8 (%d), u8 "
-                              "(%d) or s32 (%d)", (int)q->y_dtype, IOHW_QS8,
-                              IOHW_QU8, IOHW_QS32);
+                              "(%d) or s32 (%d)", (int)q->y_dtype, IOHW_S8,
+                              IOHW_U8, IOHW_S32);
     if (check_zero_point("zp_x", q->zp_x, q->x_dtype, err) != 0
         || check_zero_point("zp_w", q->zp_w, q->w_dtype, err) != 0)
         return -1;
-    if (q->y_dtype == IOHW_QS32)
+    if (q->y_dtype == IOHW_S32)
         return q->zp_y == 0 ? 0 : iohw_error_set(err, "quant: zp_y = %d, must "
                                                  "be 0 for an s32 y", (int)q->zp_y);
     if (check_zero_point("zp_y", q->zp_y, q->y_dtype, err) != 0)
@@ -251,7 +251,7 @@ int iohw_quant_requantize(const iohw_quant *q, int64_t oc, int64_t acc,
 
 static int64_t load(const void *t, int32_t dtype, int64_t idx)
 {
-    return dtype == IOHW_QS8 ? ((const int8_t *)t)[idx]
+    return dtype == IOHW_S8 ? ((const int8_t *)t)[idx]
                              : ((const uint8_t *)t)[idx];
 }
 
@@ -262,9 +262,9 @@ static void store(const iohw_quant *q, void *y, int64_t idx, int64_t r)
     type_range(q->y_dtype, &lo, &hi);
     int64_t v = q->zp_y + r;
     v = v < lo ? lo : v > hi ? hi : v;
-    if (q->y_dtype == IOHW_QS8)
+    if (q->y_dtype == IOHW_S8)
         ((int8_t *)y)[idx] = (int8_t)v;
-    else if (q->y_dtype == IOHW_QU8)
+    else if (q->y_dtype == IOHW_U8)
         ((uint8_t *)y)[idx] = (uint8_t)v;
     else
         ((int32_t *)y)[idx] = (int32_t)v;
@@ -348,7 +348,7 @@ int iohw_quant_conv_transpose(const iohw_problem *p, const iohw_quant *q,
                 /* y_q := saturate(zp_y + R(M[oc] * acc)) (s32: acc). */
                 for (int64_t o = 0; o < OV; o++) {
                     int64_t r = acc[o];
-                    if (q->y_dtype != IOHW_QS32
+                    if (q->y_dtype != IOHW_S32
                         && iohw_quant_requantize(q, oc, acc[o], &r, err) != 0) {
                         free(acc);
                         return iohw_error_prefix(err, "quant_conv_transpose: "

@@ -17,32 +17,15 @@
 #include "iohw/backend.h"
 #include "oracle/error.h"
 
-/* Element types of a quantized tensor. */
-enum {
-    IOHW_QS8 = 1,   /* int8_t  [-128, 127] */
-    IOHW_QU8 = 2,   /* uint8_t [0, 255] */
-    IOHW_QS32 = 3   /* int32_t: y only, no requantization */
-};
-
-/* R, the rounding of M * acc (specification section 11.3). */
-enum {
-    IOHW_ROUND_HALF_EVEN = 1,
-    IOHW_ROUND_HALF_AWAY = 2,
-    IOHW_ROUND_HALF_UP = 3,
-    IOHW_ROUND_GEMMLOWP = 4  /* TFLite's double rounding; fixed form only */
-};
-
-/* The form of M (specification section 11.2). */
-enum {
-    IOHW_QM_SCALES = 1,  /* M = s_x * s_w[oc] / s_y, exact rational */
-    IOHW_QM_FIXED = 2    /* M = q[oc] * 2^(sh[oc] - 31) */
-};
+/* The element types (IOHW_S8, IOHW_U8, IOHW_S32), the rounding modes
+ * (IOHW_ROUND_*) and the forms of M (IOHW_QM_*) are the ABI's, in
+ * iohw/backend.h. */
 
 /* The quantization parameters.  Per-channel arrays hold C_out values along
  * the O axis (index oc = g*Mg + m); per-tensor ones hold one value.  For the
  * s32 output only the dtypes and zp_x, zp_w are read (zp_y must be 0). */
 typedef struct iohw_quant {
-    int32_t x_dtype, w_dtype, y_dtype;  /* IOHW_QS8, IOHW_QU8 (y: or QS32) */
+    int32_t x_dtype, w_dtype, y_dtype;  /* IOHW_S8, IOHW_U8 (y: or IOHW_S32) */
     int32_t zp_x, zp_w, zp_y;           /* in the range of their dtype */
     int32_t rounding;                   /* IOHW_ROUND_* */
     int32_t m_form;                     /* IOHW_QM_SCALES or IOHW_QM_FIXED */

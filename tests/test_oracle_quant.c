@@ -31,7 +31,7 @@ static iohw_quant plain(int32_t rounding, const float *s_w)
 {
     iohw_quant q;
     memset(&q, 0, sizeof q);
-    q.x_dtype = q.w_dtype = q.y_dtype = IOHW_QS8;
+    q.x_dtype = q.w_dtype = q.y_dtype = IOHW_S8;
     q.rounding = rounding;
     q.m_form = IOHW_QM_SCALES;
     q.s_x = q.s_y = 1.0f;
@@ -62,8 +62,8 @@ static void check(const char *desc, const iohw_quant *q, const void *x,
     cr_assert_eq(iohw_quant_conv_transpose(&p, q, x, w, bias, &y, &err), 0,
                  "%s: %s", desc, err.msg);
     for (int64_t i = 0; i < n; i++) {
-        const int64_t got = q->y_dtype == IOHW_QS8 ? y.s8[i]
-                            : q->y_dtype == IOHW_QU8 ? y.u8[i] : y.s32[i];
+        const int64_t got = q->y_dtype == IOHW_S8 ? y.s8[i]
+                            : q->y_dtype == IOHW_U8 ? y.u8[i] : y.s32[i];
         cr_expect_eq(got, want[i], "%s rounding %d: y[%lld] = %lld, want %lld",
                      desc, (int)q->rounding, (long long)i, (long long)got,
                      (long long)want[i]);
@@ -152,9 +152,9 @@ Test(oracle_quant, results_saturate_at_both_ends)
     const uint8_t w[1] = {255};
     const int64_t want_s8[4] = {-128, 127, 0, 127}, want_u8[4] = {0, 255, 0, 255};
     iohw_quant q = plain(IOHW_ROUND_HALF_EVEN, ONE);
-    q.w_dtype = IOHW_QU8;
+    q.w_dtype = IOHW_U8;
     check("ci=1 co=1 in=4 k=1", &q, x, w, NULL, want_s8, 4);
-    q.y_dtype = IOHW_QU8;
+    q.y_dtype = IOHW_U8;
     check("ci=1 co=1 in=4 k=1", &q, x, w, NULL, want_u8, 4);
 }
 
@@ -169,7 +169,7 @@ Test(oracle_quant, zero_points_at_the_unsigned_top_and_signed_bottom)
     const float s_w[1] = {1.0f / 256};
     const int64_t want[3] = {1, 255, 200};
     iohw_quant q = plain(IOHW_ROUND_HALF_EVEN, s_w);
-    q.x_dtype = q.y_dtype = IOHW_QU8;
+    q.x_dtype = q.y_dtype = IOHW_U8;
     q.zp_x = 255;
     q.zp_w = -128;
     q.zp_y = 255;
@@ -187,7 +187,7 @@ Test(oracle_quant, zero_points_at_the_signed_bottom_and_unsigned_top)
     const float s_w[1] = {1.0f / 256};
     const int64_t want[3] = {127, -127, -1};
     iohw_quant q = plain(IOHW_ROUND_HALF_EVEN, s_w);
-    q.w_dtype = IOHW_QU8;
+    q.w_dtype = IOHW_U8;
     q.zp_x = -128;
     q.zp_w = 255;
     q.zp_y = 127;
@@ -203,7 +203,7 @@ Test(oracle_quant, an_s32_output_is_the_accumulator_saturated)
     const int32_t bias[2] = {INT32_MAX, INT32_MIN};
     const int64_t want[2] = {INT32_MAX, INT32_MIN};
     iohw_quant q = plain(IOHW_ROUND_HALF_EVEN, ONE);
-    q.y_dtype = IOHW_QS32;
+    q.y_dtype = IOHW_S32;
     check("ci=1 co=2 in=1 k=1 bias=1", &q, x, w, bias, want, 2);
 }
 
@@ -286,12 +286,12 @@ typedef struct bad_quant {
 static const float BAD_SCALE[1] = {0.0f};
 static const int32_t BAD_MULT[1] = {-1}, BAD_SHIFT[1] = {31}, ZERO[1] = {0};
 
-static void x_dtype_s32(iohw_quant *q) { q->x_dtype = IOHW_QS32; }
-static void w_dtype_7(iohw_quant *q) { q->w_dtype = 7; }
+static void x_dtype_s32(iohw_quant *q) { q->x_dtype = IOHW_S32; }
+static void w_dtype_9(iohw_quant *q) { q->w_dtype = 9; }
 static void y_dtype_0(iohw_quant *q) { q->y_dtype = 0; }
 static void zp_x_128(iohw_quant *q) { q->zp_x = 128; }
-static void zp_w_u8_neg(iohw_quant *q) { q->w_dtype = IOHW_QU8; q->zp_w = -1; }
-static void zp_y_s32(iohw_quant *q) { q->y_dtype = IOHW_QS32; q->zp_y = 1; }
+static void zp_w_u8_neg(iohw_quant *q) { q->w_dtype = IOHW_U8; q->zp_w = -1; }
+static void zp_y_s32(iohw_quant *q) { q->y_dtype = IOHW_S32; q->zp_y = 1; }
 static void rounding_5(iohw_quant *q) { q->rounding = 5; }
 static void m_form_0(iohw_quant *q) { q->m_form = 0; }
 static void gemmlowp_scales(iohw_quant *q) { q->rounding = IOHW_ROUND_GEMMLOWP; }
@@ -319,8 +319,8 @@ static void shift_null(iohw_quant *q)
 }
 
 static const bad_quant BAD[] = {
-    {"x_dtype s32", x_dtype_s32, "x_dtype = 3"},
-    {"w_dtype 7", w_dtype_7, "w_dtype = 7"},
+    {"x_dtype s32", x_dtype_s32, "x_dtype = 7"},
+    {"w_dtype 9", w_dtype_9, "w_dtype = 9"},
     {"y_dtype 0", y_dtype_0, "y_dtype = 0"},
     {"zp_x 128 for s8", zp_x_128, "zp_x = 128 is outside its dtype's range [-128, 127]"},
     {"zp_w -1 for u8", zp_w_u8_neg, "zp_w = -1 is outside its dtype's range [0, 255]"},

@@ -64,7 +64,7 @@ static iohw_problem random_problem(uint64_t *s)
 /* A zero point: the extremes of the range half of the time. */
 static int32_t zero_point(uint64_t *s, int32_t dtype)
 {
-    const int64_t lo = dtype == IOHW_QS8 ? -128 : 0, hi = lo + 255;
+    const int64_t lo = dtype == IOHW_S8 ? -128 : 0, hi = lo + 255;
     const int64_t r = pick(s, 0, 3);
     return (int32_t)(r == 0 ? lo : r == 1 ? hi : pick(s, lo, hi));
 }
@@ -113,12 +113,12 @@ static void random_quant(uint64_t *s, qcase *c, int32_t rounding, int narrow)
 {
     iohw_quant *q = &c->q;
     memset(q, 0, sizeof *q);
-    q->x_dtype = (int32_t)pick(s, IOHW_QS8, IOHW_QU8);
-    q->w_dtype = (int32_t)pick(s, IOHW_QS8, IOHW_QU8);
-    q->y_dtype = pick(s, 0, 7) == 0 ? IOHW_QS32 : (int32_t)pick(s, IOHW_QS8, IOHW_QU8);
+    q->x_dtype = (int32_t)pick(s, IOHW_S8, IOHW_U8);
+    q->w_dtype = (int32_t)pick(s, IOHW_S8, IOHW_U8);
+    q->y_dtype = pick(s, 0, 7) == 0 ? IOHW_S32 : (int32_t)pick(s, IOHW_S8, IOHW_U8);
     q->zp_x = zero_point(s, q->x_dtype);
     q->zp_w = zero_point(s, q->w_dtype);
-    q->zp_y = q->y_dtype == IOHW_QS32 ? 0 : zero_point(s, q->y_dtype);
+    q->zp_y = q->y_dtype == IOHW_S32 ? 0 : zero_point(s, q->y_dtype);
     q->rounding = rounding;
     q->m_form = rounding == IOHW_ROUND_GEMMLOWP ? IOHW_QM_FIXED
                                                : (int32_t)pick(s, IOHW_QM_SCALES, IOHW_QM_FIXED);
@@ -129,7 +129,7 @@ static void random_quant(uint64_t *s, qcase *c, int32_t rounding, int narrow)
 /* A value of the dtype: anywhere, or (narrow) within 3 of the zero point. */
 static int8_t value(uint64_t *s, int32_t dtype, int32_t zp, int narrow)
 {
-    const int64_t lo = dtype == IOHW_QS8 ? -128 : 0, hi = lo + 255;
+    const int64_t lo = dtype == IOHW_S8 ? -128 : 0, hi = lo + 255;
     int64_t v = narrow ? zp + pick(s, -3, 3) : pick(s, lo, hi);
     v = v < lo ? lo : v > hi ? hi : v;
     return (int8_t)(uint8_t)v; /* the dtype's bits */
@@ -151,7 +151,7 @@ static void random_case(uint64_t *s, qcase *c, int32_t rounding)
 
 static const char *dtype_name(int32_t t)
 {
-    return t == IOHW_QS8 ? "s8" : t == IOHW_QU8 ? "u8" : "s32";
+    return t == IOHW_S8 ? "s8" : t == IOHW_U8 ? "u8" : "s32";
 }
 
 static const char *rounding_name(int32_t r)
@@ -175,7 +175,7 @@ static void put_tensor(FILE *f, const char *key, const int8_t *t, int64_t n,
 {
     fprintf(f, "%s", key);
     for (int64_t i = 0; i < n; i++)
-        fprintf(f, " %d", dtype == IOHW_QS8 ? (int)t[i] : (int)(uint8_t)t[i]);
+        fprintf(f, " %d", dtype == IOHW_S8 ? (int)t[i] : (int)(uint8_t)t[i]);
     fprintf(f, "\n");
 }
 
@@ -236,8 +236,8 @@ static char *oracle_line(const qcase *c)
     cr_assert_not_null(line);
     len += (size_t)snprintf(line, cap, "y");
     for (int64_t i = 0; i < n; i++) {
-        const int v = c->q.y_dtype == IOHW_QS8 ? ((const int8_t *)y32)[i]
-                      : c->q.y_dtype == IOHW_QU8 ? ((const uint8_t *)y32)[i]
+        const int v = c->q.y_dtype == IOHW_S8 ? ((const int8_t *)y32)[i]
+                      : c->q.y_dtype == IOHW_U8 ? ((const uint8_t *)y32)[i]
                                                  : y32[i];
         len += (size_t)snprintf(line + len, cap - len, " %d", v);
     }

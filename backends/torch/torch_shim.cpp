@@ -379,6 +379,7 @@ static const iohw_backend torch_table = {
     torch_supports,
     torch_run,
     torch_last_error,
+    nullptr,
 };
 
 IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)

@@ -78,7 +78,45 @@ enum {
     IOHW_F32 = 1,
     IOHW_F64 = 2,
     IOHW_F16 = 3,
-    IOHW_BF16 = 4
+    IOHW_BF16 = 4,
+    IOHW_S8 = 5,    /* int8_t; quantized, specification section 11 */
+    IOHW_U8 = 6,    /* uint8_t; quantized */
+    IOHW_S32 = 7    /* int32_t; only as y_dtype (no requantization) */
+};
+
+/* R, the rounding of a quantized problem's requantization (iohw_problem.
+ * rounding; specification section 11.3).  0 in a float problem. */
+enum {
+    IOHW_ROUND_HALF_EVEN = 1,
+    IOHW_ROUND_HALF_AWAY = 2,
+    IOHW_ROUND_HALF_UP = 3,
+    IOHW_ROUND_GEMMLOWP = 4   /* TFLite's double rounding; fixed form only */
+};
+
+/* The form of the requantization multiplier M (iohw_problem.m_form;
+ * specification section 11.2).  0 in a float problem. */
+enum {
+    IOHW_QM_SCALES = 1,  /* M = s_x * s_w[oc] / s_y, exact rational */
+    IOHW_QM_FIXED = 2    /* M = multiplier[oc] * 2^(shift[oc] - 31) */
+};
+
+/* Framework padding conventions (iohw_problem.auto_pad and .convention;
+ * specification section 12).  The explicit members (pad_begin, pad_end,
+ * output_padding, out_size) always hold the resolved strict problem; these
+ * only say how a framework would have stated it. */
+enum {
+    IOHW_AUTO_PAD_NONE = 0,        /* explicit pads */
+    IOHW_AUTO_PAD_SAME_UPPER = 1,
+    IOHW_AUTO_PAD_SAME_LOWER = 2,
+    IOHW_AUTO_PAD_VALID = 3
+};
+enum {
+    IOHW_CONV_NONE = 0,
+    IOHW_CONV_ONNX = 1,
+    IOHW_CONV_TF = 2,
+    IOHW_CONV_TVM = 3,
+    IOHW_CONV_TORCH = 4,
+    IOHW_CONV_MXNET = 5
 };
 
 /* The end of a member, in bytes from the start of its struct. */
@@ -140,10 +178,37 @@ typedef struct iohw_problem {
     char weight_layout[16];
     int32_t dtype;              /* an iohw_dtype code, IOHW_F32 .. IOHW_BF16 */
     int32_t has_bias;
+    /* Appended: quantized problems (specification section 11).  All zero in
+     * a float problem.  dtype is x's type (IOHW_S8 or IOHW_U8); w_dtype and
+     * y_dtype are w's and y's (0: the same as dtype; y_dtype may also be
+     * IOHW_S32).  bias is int32.  zp_w is one value for the whole weight.
+     * m_form says whether M comes from s_x, s_y and the weight scales or
+     * from integer multipliers and shifts; those per-tensor or per-output-
+     * channel values (per_channel 1: C_out of them, along O) are passed to
+     * run_quant() as its requant tensor. */
+    int32_t w_dtype;
+    int32_t y_dtype;
+    int32_t zp_x;
+    int32_t zp_w;
+    int32_t zp_y;
+    int32_t rounding;           /* IOHW_ROUND_* */
+    int32_t m_form;             /* IOHW_QM_* */
+    int32_t per_channel;        /* 0: one M; 1: C_out values along O */
+    float s_x;                  /* IOHW_QM_SCALES: positive normal binary32 */
+    float s_y;
+    /* Appended: the framework convention the problem was stated in
+     * (specification section 12); zero when it was stated explicitly. */
+    int32_t auto_pad;           /* IOHW_AUTO_PAD_* */
+    int32_t convention;         /* IOHW_CONV_* */
+    int64_t out_shape[3];       /* the requested output shape, or 0 */
 } iohw_problem;
 
 /* Bytes of a version 1 problem: everything up to has_bias. */
 #define IOHW_PROBLEM_SIZE_V1 IOHW_MEMBER_END(iohw_problem, has_bias)
+/* Bytes of a problem that carries the quantization members. */
+#define IOHW_PROBLEM_SIZE_QUANT IOHW_MEMBER_END(iohw_problem, s_y)
+/* Bytes of a problem that also carries the convention members. */
+#define IOHW_PROBLEM_SIZE_CONV IOHW_MEMBER_END(iohw_problem, out_shape)
 
 /*
  * The table a backend returns.  name and version are static strings that
@@ -182,6 +247,15 @@ typedef struct iohw_backend {
     int (*run)(void *ctx, const iohw_problem *p, const void *x, const void *w,
                const void *bias, void *y);
     const char *(*last_error)(void *ctx);
+    /* Appended (optional): computes a quantized problem (dtype IOHW_S8 or
+     * IOHW_U8).  bias is int32 (NULL when has_bias is 0); requant holds
+     * n = per_channel ? out_channels : 1 values: float s_w[n] in the scales
+     * form, int32 multiplier[n] followed by int32 shift[n] in the fixed
+     * form.  A host never hands a quantized problem to run(): a backend
+     * without run_quant is UNSUPPORTED on every quantized problem. */
+    int (*run_quant)(void *ctx, const iohw_problem *p, const void *x,
+                     const void *w, const void *bias, const void *requant,
+                     void *y);
 } iohw_backend;
 
 /* Bytes of a version 1 table: everything up to last_error. */

@@ -86,7 +86,7 @@ typedef struct table {
 } table;
 #define NAME "abi_v1_table"
 #else
-/* A newer table: the version 1 members, then two this host does not know. */
+/* A newer table: every member this host knows, then two it does not. */
 static int abi_future(void *ctx)
 {
     (void)ctx;
@@ -94,7 +94,7 @@ static int abi_future(void *ctx)
 }
 
 typedef struct table {
-    iohw_backend v1;
+    iohw_backend known;
     int (*future)(void *ctx);
     uint64_t future_flags;
 } table;
@@ -107,7 +107,7 @@ static const table abi_table = {
     abi_run, abi_last_error,
 #else
     {IOHW_ABI_VERSION, sizeof(table), NAME, "1", NULL, NULL, abi_supports,
-     abi_run, abi_last_error},
+     abi_run, abi_last_error, NULL},
     abi_future, ~(uint64_t)0,
 #endif
 };
