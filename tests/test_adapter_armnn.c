@@ -51,7 +51,7 @@ static const char *const CLAIMED[] = {
     "ci=2 co=3 in=3x4 k=2x3 s=3x2 pad=0:2x1:1 op=2x1 bias=1 fill=exact wl=OIHW",
     "ci=4 co=2 in=5x2 k=1x4 s=1x3 pad=0x2:1 fill=exact xl=NHWC wl=OHWI",
     "ci=3 co=4 in=3x3 k=3 s=2 pad=1 op=1 bias=1 fill=exact xl=NHWC wl=OHWI",
-    "ci=8 co=6 in=2x3 k=5x1 s=1x2 pad=4:4x0 fill=exact xl=NHWC wl=OHWI",
+    "ci=8 co=6 in=2x3 k=5x1 s=1x2 pad=2:1x0 fill=exact xl=NHWC wl=OHWI",
 };
 
 Test(armnn, computes_exact_f32_rank_2_cases)
