@@ -345,15 +345,19 @@ static int run_once(worker *wk, const iohw_problem *pp, const mapped *m,
 static void call_run(worker *wk, const iohw_problem *p, const mapped *m)
 {
     iohw_work_reply *r = &wk->rep;
+    const void *x = m->data[IOHW_REGION_X], *w = m->data[IOHW_REGION_W];
+    const void *bias = m->data[IOHW_REGION_BIAS];
     r->call = IOHW_CALL_RUN;
     iohw__repeat rp;
-    iohw__repeat_start(&rp, wk->cfg->repeat, m->data[IOHW_REGION_Y],
-                       m->len[IOHW_REGION_Y]);
+    iohw__repeat_start(&rp, wk->cfg->repeat, wk->cfg->speed_reference,
+                       m->data[IOHW_REGION_Y], m->len[IOHW_REGION_Y]);
     r->rc = run_once(wk, p, m, r->warnings, sizeof r->warnings, &rp.t[0]);
     rp.n = 1;
     if (r->rc != IOHW_OK)
         snprintf(r->message, sizeof r->message, "%s",
                  iohw_backend_last_error(&wk->lb));
+    else
+        iohw__repeat_reference(&rp, p, x, w, bias);
     /* --repeat: the same inputs again, y as it was before the first call;
      * the first call's output is the one judged. */
     while (r->rc == IOHW_OK && iohw__repeat_next(&rp)) {
@@ -362,16 +366,12 @@ static void call_run(worker *wk, const iohw_problem *p, const mapped *m)
         iohw__repeat_merge_warnings(r->warnings, sizeof r->warnings, warn);
         if (iohw__repeat_done(&rp, rc, r->warnings, sizeof r->warnings) != 0)
             break;
+        iohw__repeat_reference(&rp, p, x, w, bias);
     }
     iohw__repeat_finish(&rp, &r->seconds, &r->seconds_min, r->warnings,
                         sizeof r->warnings);
     r->repeat = rp.n;
-    if (r->rc == IOHW_OK && wk->cfg->speed_reference)
-        r->ref_seconds = iohw__repeat_reference(p, m->data[IOHW_REGION_X],
-                                                m->data[IOHW_REGION_W],
-                                                m->data[IOHW_REGION_BIAS],
-                                                m->len[IOHW_REGION_Y],
-                                                rp.want);
+    r->ref_seconds = iohw__repeat_reference_median(&rp);
     iohw__repeat_free(&rp);
 }
 

@@ -15,7 +15,7 @@
 #include "oracle/oracle.h"
 #include "oracle/problem.h"
 
-void iohw__repeat_start(iohw__repeat *rp, int want, unsigned char *y,
+void iohw__repeat_start(iohw__repeat *rp, int want, int ref, unsigned char *y,
                         size_t len)
 {
     memset(rp, 0, sizeof *rp);
@@ -23,17 +23,26 @@ void iohw__repeat_start(iohw__repeat *rp, int want, unsigned char *y,
     rp->t = &rp->one;
     rp->y = y;
     rp->len = len;
-    if (want <= 1 || y == NULL)
+    if (want < 1)
+        want = 1;
+    if (y == NULL)
         return;
-    rp->t = malloc((size_t)want * sizeof *rp->t);
-    rp->before = malloc(len > 0 ? len : 1);
-    if (rp->t == NULL || rp->before == NULL) {
+    double *t = want > 1 ? malloc((size_t)want * sizeof *t) : &rp->one;
+    rp->before = want > 1 ? malloc(len > 0 ? len : 1) : NULL;
+    rp->rt = ref ? malloc((size_t)want * sizeof *rp->rt) : NULL;
+    rp->ry = ref ? malloc(len > 0 ? len : 1) : NULL;
+    if (t == NULL || (want > 1 && rp->before == NULL) ||
+        (ref && (rp->rt == NULL || rp->ry == NULL))) {
+        if (t != &rp->one)
+            free(t);
         iohw__repeat_free(rp);
-        rp->t = &rp->one;
         return;
     }
-    memcpy(rp->before, y, len);
+    rp->t = t;
+    if (want > 1)
+        memcpy(rp->before, y, len);
     rp->want = want;
+    rp->ref = ref;
 }
 
 int iohw__repeat_next(iohw__repeat *rp)
@@ -106,8 +115,12 @@ void iohw__repeat_free(iohw__repeat *rp)
         free(rp->t);
     free(rp->before);
     free(rp->first);
+    free(rp->rt);
+    free(rp->ry);
     rp->t = &rp->one;
-    rp->before = rp->first = NULL;
+    rp->before = rp->first = rp->ry = NULL;
+    rp->rt = NULL;
+    rp->ref = 0;
 }
 
 void iohw__repeat_merge_warnings(char *dst, size_t n, const char *src)
@@ -125,33 +138,29 @@ void iohw__repeat_merge_warnings(char *dst, size_t n, const char *src)
     }
 }
 
-double iohw__repeat_reference(const iohw_problem *p, const void *x,
-                              const void *w, const void *bias, size_t ylen,
-                              int want)
+void iohw__repeat_reference(iohw__repeat *rp, const iohw_problem *p,
+                            const void *x, const void *w, const void *bias)
 {
-    if (want < 1)
-        want = 1;
+    if (!rp->ref || rp->rn >= rp->want)
+        return;
     size_t len = (size_t)iohw_problem_y_count(p) * iohw_dtype_size(p->dtype);
-    if (len > ylen)
-        len = ylen;
-    double *t = malloc((size_t)want * sizeof *t);
-    unsigned char *y = malloc(len > 0 ? len : 1);
-    int k = 0;
-    for (; t != NULL && y != NULL && k < want; k++) {
-        iohw_oracle_result o;
-        memset(&o, 0, sizeof o);
-        int64_t t0 = iohw_worker_now_ns();
-        int rc = iohw_oracle_run(p, x, w, p->has_bias ? bias : NULL, 1, &o,
-                                 NULL);
-        if (rc == 0)
-            memcpy(y, o.y, len);
-        iohw_oracle_result_free(&o);
-        t[k] = (double)(iohw_worker_now_ns() - t0) * 1e-9;
-        if (rc != 0)
-            break;
-    }
-    double s = t != NULL && y != NULL && k == want ? median(t, want) : 0;
-    free(t);
-    free(y);
-    return s;
+    if (len > rp->len)
+        len = rp->len;
+    iohw_oracle_result o;
+    memset(&o, 0, sizeof o);
+    int64_t t0 = iohw_worker_now_ns();
+    int rc = iohw_oracle_run(p, x, w, p->has_bias ? bias : NULL, 1, &o, NULL);
+    if (rc == 0)
+        memcpy(rp->ry, o.y, len);
+    iohw_oracle_result_free(&o);
+    rp->rt[rp->rn++] = (double)(iohw_worker_now_ns() - t0) * 1e-9;
+    if (rc != 0)
+        rp->ref = 0;
+}
+
+double iohw__repeat_reference_median(iohw__repeat *rp)
+{
+    if (!rp->ref || rp->rn < 1 || rp->rn != rp->n)
+        return 0;
+    return median(rp->rt, rp->rn);
 }

@@ -33,11 +33,18 @@ typedef struct iohw__repeat {
     unsigned char *before; /* y before the first call (want > 1) */
     unsigned char *first;  /* y after the first call */
     int differs;           /* the first call whose output differed, or 0 */
+    /* The reference, timed after each call of the backend (interleaved,
+     * so that neither finds the caches the other left more often). */
+    int ref;               /* 1: time it; 0: not, or it failed */
+    int rn;                /* its calls made */
+    double *rt;            /* their times */
+    unsigned char *ry;     /* its output buffer */
 } iohw__repeat;
 
-/* Prepares want calls (< 1: one) on y (len bytes).  When memory for the
- * copies runs out, one call is made. */
-void iohw__repeat_start(iohw__repeat *rp, int want, unsigned char *y,
+/* Prepares want calls (< 1: one) on y (len bytes), with ref the timing
+ * of the reference.  When memory for the copies runs out, one call is
+ * made (and the reference is not timed). */
+void iohw__repeat_start(iohw__repeat *rp, int want, int ref, unsigned char *y,
                         size_t len);
 
 /* After a call that returned IOHW_OK: 1 when another is due (y is then as
@@ -60,12 +67,15 @@ void iohw__repeat_free(iohw__repeat *rp);
  * call's. */
 void iohw__repeat_merge_warnings(char *dst, size_t n, const char *src);
 
-/* The bundled reference's time on the same case: what
- * libiohw_reference.so's run() does (iohw_oracle_run on one thread, then
- * the copy of y into a buffer of ylen bytes) called want times (< 1: once)
- * in this process; the median in seconds, or 0 when it fails. */
-double iohw__repeat_reference(const iohw_problem *p, const void *x,
-                              const void *w, const void *bias, size_t ylen,
-                              int want);
+/* Times one call of the bundled reference on the same case, when
+ * rp->ref: what libiohw_reference.so's run() does (iohw_oracle_run on one
+ * thread, then the copy of y into a buffer of its own), in this process;
+ * a failure ends the reference's timing. */
+void iohw__repeat_reference(iohw__repeat *rp, const iohw_problem *p,
+                            const void *x, const void *w, const void *bias);
+
+/* The reference's median in seconds: 0 unless it was timed as often as
+ * the backend. */
+double iohw__repeat_reference_median(iohw__repeat *rp);
 
 #endif

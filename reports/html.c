@@ -373,6 +373,7 @@ int iohw_report_html(FILE *f, const iohw_run_results *r,
     write_header(f, r, o, &c);
     write_verdict(f, r, o);
     write_summary(f, r, o, &c);
+    iohw__speed_html(f, r);
     write_coverage(f, &cov, r);
     write_failures(f, r, o, &c);
     write_table(f, r);
