@@ -208,6 +208,7 @@ Test(speed, every_report_shows_the_timing_of_a_performance_run)
     cr_expect_not_null(strstr(md, "| all | 5 |"));
     cr_expect_not_null(strstr(html, "<section id=\"speed\">"));
     cr_expect_not_null(strstr(html, "Slowest cases"));
+    cr_expect_not_null(strstr(html, "<th class=\"num\">GMAC/s</th><th class=\"num\">ratio</th>"));
     cr_expect_not_null(strstr(junit, "time=\""));
 
     /* Read back, the report keeps every timing exactly. */
@@ -238,6 +239,7 @@ Test(speed, every_report_shows_the_timing_of_a_performance_run)
     cr_expect_null(strstr(json, "\"repeat\""));
     cr_expect_null(strstr(md, "Speed"));
     cr_expect_null(strstr(html, "id=\"speed\""));
+    cr_expect_null(strstr(html, "GMAC/s"));
     free(json), free(md), free(html);
     iohw_run_results_free(&res);
 }
