@@ -23,6 +23,7 @@
 #include "reports/reports.h"
 #include "support/run_options.h"
 #include "support/shell.h"
+#include "test_reports_fixture.h"
 
 /* Distinct problems, so that the nondeterministic backend sees a repeated
  * problem only when the harness repeats a call.  io_swap fails the ones
@@ -177,27 +178,14 @@ Test(speed, statuses_and_exit_code_do_not_depend_on_repeat)
     }
 }
 
-/* The text a writer produces for res. */
-typedef int (*writer)(FILE *, const iohw_run_results *, const iohw_report_options *);
-static char *report(writer w, const iohw_run_results *res)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    cr_assert_not_null(f);
-    cr_assert_eq(w(f, res, NULL), 0);
-    fclose(f);
-    return text;
-}
-
 Test(speed, every_report_shows_the_timing_of_a_performance_run)
 {
     iohw_run_results res;
     run("libiohw_reference.so", 2, 1, &res);
-    char *json = report(iohw_report_json, &res);
-    char *md = report(iohw_report_markdown, &res);
-    char *html = report(iohw_report_html, &res);
-    char *junit = report(iohw_report_junit, &res);
+    char *json = render(iohw_report_json, &res, NULL);
+    char *md = render(iohw_report_markdown, &res, NULL);
+    char *html = render(iohw_report_html, &res, NULL);
+    char *junit = render(iohw_report_junit, &res, NULL);
     static const char *const members[] = {"\"repeat\": 2", "\"time_ms\": ",
                                           "\"time_min_ms\": ", "\"gmacs\": ",
                                           "\"ref_time_ms\": ", "\"ratio\": "};
@@ -238,9 +226,9 @@ Test(speed, every_report_shows_the_timing_of_a_performance_run)
 
     /* An ordinary run has no speed part anywhere. */
     run("libiohw_reference.so", 0, 1, &res);
-    json = report(iohw_report_json, &res);
-    md = report(iohw_report_markdown, &res);
-    html = report(iohw_report_html, &res);
+    json = render(iohw_report_json, &res, NULL);
+    md = render(iohw_report_markdown, &res, NULL);
+    html = render(iohw_report_html, &res, NULL);
     cr_expect_null(strstr(json, "\"time_ms\""));
     cr_expect_null(strstr(json, "\"repeat\""));
     cr_expect_null(strstr(md, "Speed"));
