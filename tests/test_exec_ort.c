@@ -53,12 +53,7 @@ static void skip_without_ort(void)
 static void load_ort(const char *protocol, iohw_loaded_backend *lb)
 {
     skip_without_ort();
-    cr_assert_eq(setenv("IOHW_EXEC_COMMAND", "node " ORT_PROGRAM, 1), 0);
-    if (protocol != NULL)
-        cr_assert_eq(setenv("IOHW_EXEC_PROTOCOL", protocol, 1), 0);
-    else
-        cr_assert_eq(unsetenv("IOHW_EXEC_PROTOCOL"), 0);
-    load_or_skip("iohw_exec", lb);
+    load_exec_program("node " ORT_PROGRAM, protocol, lb);
 }
 
 static void expect_contains(const char *text, const char *want)
