@@ -188,7 +188,8 @@ Test(exec_ort, the_model_protobuf_decodes_as_onnx_says)
 
 /* A case made from ONNX's convention reaches ORT as auto_pad or
  * output_shape (the other padding's result when the attribute says so),
- * one made from another framework's as explicit pads
+ * one made from another framework's as explicit pads, and an output of
+ * another shape than the case's is an error naming both
  * (tests/exec/check_ort_convention.py; h5py and numpy). */
 Test(exec_ort, onnx_conventions_are_stated_as_onnx_states_them)
 {

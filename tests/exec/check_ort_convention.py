@@ -14,7 +14,9 @@ output_shape with auto_pad unset).  The case is written with explicit pads
   - auto_pad=same_upper, convention=onnx: y equals the oracle's exactly;
   - auto_pad=same_lower on the same pads: y differs (so the program gave ORT
     auto_pad, not the pads), and equals the oracle of pads 1:0;
-  - convention=tf with auto_pad=same_upper: explicit pads (y as the oracle).
+  - convention=tf with auto_pad=same_upper: explicit pads (y as the oracle);
+  - out_shape 7x7 on the 6x6 case: ORT returns 7x7, the program fails
+    naming both shapes (no crop).
 Needs h5py and numpy; prints "convention ok" or exits 1 saying what
 differs."""
 import os
@@ -35,7 +37,7 @@ def case_of(f):
     return f["cases"][ids[0]]
 
 
-def run(prog, path, attrs):
+def set_attrs(path, attrs):
     with h5py.File(path, "a") as f:
         g = case_of(f)
         for k in ("auto_pad", "convention", "out_shape"):
@@ -43,6 +45,10 @@ def run(prog, path, attrs):
                 del g.attrs[k]
         for k, v in attrs.items():
             g.attrs[k] = np.array(v, dtype=np.int64) if k == "out_shape" else np.bytes_(v)
+
+
+def run(prog, path, attrs):
+    set_attrs(path, attrs)
     out = path + ".out.h5"
     if os.path.exists(out):
         os.remove(out)
@@ -80,6 +86,15 @@ def main():
         if not np.array_equal(got, want):
             sys.exit("%s: y differs from the expected padding's oracle:\n%s\n%s"
                      % (attrs, got.ravel()[:12], want.ravel()[:12]))
+    # An output_shape that is not the case's: ORT returns that shape, which
+    # the program reports (naming both shapes) instead of cropping it.
+    set_attrs(upper, {"convention": "onnx", "out_shape": [7, 7]})
+    r = subprocess.run(["node", prog, upper, upper + ".out.h5"],
+                       capture_output=True, text=True)
+    want = "returned Y of shape [1,3,7,7] where [1,3,6,6] is right"
+    if r.returncode != 1 or want not in r.stderr:
+        sys.exit("a wrong output shape: status %d, %r (wanted %r)"
+                 % (r.returncode, r.stdout + r.stderr, want))
     print("convention ok")
 
 
