@@ -2,9 +2,9 @@
 # The main job: installs what is missing, builds iohw and its backends
 # (optimised), writes the default suite (the ci profile), runs it against the
 # bundled reference backend and every third-party adapter that was built
-# (oneDNN, XNNPACK, libtorch; with --adapt-layout and each adapter's baseline
-# of known library discrepancies, backends/NAME/baseline-PROFILE.txt, whose
-# entries may hold only on some CPUs), then the JavaScript adapters through
+# (oneDNN, XNNPACK, libtorch, Arm NN; with --adapt-layout and each adapter's
+# baseline of known library discrepancies, backends/NAME/baseline-PROFILE.txt,
+# whose entries may hold only on some CPUs), then the JavaScript adapters through
 # the exec backend (ONNX Runtime: backends/js/ort_backend.js, its baseline
 # backends/js/baseline-ort-PROFILE.txt; skipped when node or the npm packages
 # of scripts/setup_js.sh are missing), prints each summary with the machine
@@ -59,7 +59,7 @@ run_one() {
     status=1
   fi
 }
-for name in reference onednn xnnpack torch; do
+for name in reference onednn xnnpack torch armnn; do
   lib="$build/backends/libiohw_$name.so"
   if [[ ! -f "$lib" ]]; then
     echo "== $name: not built (its library was not found), skipped"
