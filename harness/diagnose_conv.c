@@ -17,29 +17,18 @@
  */
 #include "harness/diagnose_internal.h"
 
-/* The crop starts at pad_end: the other split of the same total. */
-static int split_swapped(const iohw__dg_base *b, iohw__dg_variant *v)
-{
-    int differs = 0;
-    for (int a = 0; a < b->rank; a++) {
-        v->begin[a] = b->p->pad_end[a];
-        differs |= v->begin[a] != b->p->pad_begin[a];
-    }
-    return differs;
-}
-
 int iohw__dg_same_lower_for_upper(const iohw__dg_base *b, iohw__dg_variant *v)
 {
     if (b->p->auto_pad != IOHW_AUTO_PAD_SAME_UPPER)
         return 0;
-    return split_swapped(b, v);
+    return iohw__dg_pads_exchanged(b, v);
 }
 
 int iohw__dg_same_upper_for_lower(const iohw__dg_base *b, iohw__dg_variant *v)
 {
     if (b->p->auto_pad != IOHW_AUTO_PAD_SAME_LOWER)
         return 0;
-    return split_swapped(b, v);
+    return iohw__dg_pads_exchanged(b, v);
 }
 
 int iohw__dg_valid_for_same(const iohw__dg_base *b, iohw__dg_variant *v)
@@ -61,5 +50,5 @@ int iohw__dg_onnx_out_split_at_end(const iohw__dg_base *b, iohw__dg_variant *v)
         b->p->auto_pad == IOHW_AUTO_PAD_SAME_UPPER ||
         b->p->auto_pad == IOHW_AUTO_PAD_SAME_LOWER)
         return 0;
-    return split_swapped(b, v);
+    return iohw__dg_pads_exchanged(b, v);
 }

@@ -270,7 +270,7 @@ static int bias_per_group(const iohw__dg_base *b, iohw__dg_variant *v)
     return 1;
 }
 
-static int pads_exchanged(const iohw__dg_base *b, iohw__dg_variant *v)
+int iohw__dg_pads_exchanged(const iohw__dg_base *b, iohw__dg_variant *v)
 {
     int differs = 0;
     for (int a = 0; a < b->rank; a++) {
@@ -460,7 +460,7 @@ const iohw__dg_entry iohw__dg_table[] = {
     {"output_shape's odd padding at the end where ONNX puts it at the beginning",
      iohw__dg_onnx_out_split_at_end,
      "your kernel pads more at the end for ONNX output_shape (ONNX Runtime < 1.13); ONNX pads more at the beginning"},
-    {"pad begin and end exchanged", pads_exchanged,
+    {"pad begin and end exchanged", iohw__dg_pads_exchanged,
      "your kernel crops pad_end at the beginning and pad_begin at the end of each axis"},
     {"pads averaged", pads_averaged,
      "your kernel crops (pad_begin+pad_end)/2 at the beginning: asymmetric pads must be kept apart"},

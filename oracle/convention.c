@@ -65,14 +65,20 @@ const char *iohw_auto_pad_name(int32_t code)
     return code >= 0 && code < NAUTO_PAD ? AUTO_PAD_NAMES[code] : NULL;
 }
 
-int iohw_auto_pad_parse(const char *name, int32_t *code)
+/* The index of name among names[1..n), or -1. */
+static int find_name(const char *const *names, int n, const char *name, int32_t *code)
 {
-    for (int32_t i = 1; name != NULL && i < NAUTO_PAD; i++)
-        if (strcmp(name, AUTO_PAD_NAMES[i]) == 0) {
+    for (int32_t i = 1; name != NULL && i < n; i++)
+        if (strcmp(name, names[i]) == 0) {
             *code = i;
             return 0;
         }
     return -1;
+}
+
+int iohw_auto_pad_parse(const char *name, int32_t *code)
+{
+    return find_name(AUTO_PAD_NAMES, NAUTO_PAD, name, code);
 }
 
 const char *iohw_convention_name(int32_t code)
@@ -82,12 +88,7 @@ const char *iohw_convention_name(int32_t code)
 
 int iohw_convention_parse(const char *name, int32_t *code)
 {
-    for (int32_t i = 1; name != NULL && i < NCONV; i++)
-        if (strcmp(name, CONV_NAMES[i]) == 0) {
-            *code = i;
-            return 0;
-        }
-    return -1;
+    return find_name(CONV_NAMES, NCONV, name, code);
 }
 
 /* --- the frameworks, one axis each ------------------------------------- */

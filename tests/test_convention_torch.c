@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "generators/generators.h"
 #include "oracle/convention.h"
 #include "oracle/problem.h"
 #include "support/shell.h"
@@ -20,36 +21,23 @@
 #define PY "/usr/bin/python3"
 #define PROBLEMS 400
 
-static uint64_t next(uint64_t *s) /* splitmix64 */
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
-static int64_t pick(uint64_t *s, int64_t lo, int64_t hi) /* [lo, hi] */
-{
-    return lo + (int64_t)(next(s) % (uint64_t)(hi - lo + 1));
-}
-
 typedef struct tproblem {
     int64_t L, K, S, D, P, O;
 } tproblem;
 
 /* A problem whose smallest output (P at most half the uncropped output)
  * is >= 1, and a requested size from one below the range to one above. */
-static tproblem draw(uint64_t *s)
+static tproblem draw(iohw_rng *s)
 {
     tproblem t;
-    t.L = pick(s, 1, 7);
-    t.K = pick(s, 1, 5);
-    t.S = pick(s, 1, 4);
-    t.D = pick(s, 1, 3);
+    t.L = iohw_rng_range(s, 1, 7);
+    t.K = iohw_rng_range(s, 1, 5);
+    t.S = iohw_rng_range(s, 1, 4);
+    t.D = iohw_rng_range(s, 1, 3);
     const int64_t F = (t.L - 1) * t.S + (t.K - 1) * t.D + 1;
-    t.P = pick(s, 0, (F - 1) / 2);
+    t.P = iohw_rng_range(s, 0, (F - 1) / 2);
     const int64_t lo = F - 2 * t.P;
-    t.O = pick(s, lo > 1 ? lo - 1 : 1, lo + t.S);
+    t.O = iohw_rng_range(s, lo > 1 ? lo - 1 : 1, lo + t.S);
     return t;
 }
 
@@ -83,11 +71,12 @@ Test(convention_torch, output_size_agrees_with_pytorch_on_random_problems)
     snprintf(out_path, sizeof out_path, "%s/conv-torch-%ld.out", IOHW_TEST_TMP,
              (long)getpid());
     tproblem t[PROBLEMS];
-    uint64_t seed = 20261203;
+    iohw_rng rng;
+    iohw_rng_seed(&rng, 20261203);
     FILE *f = fopen(in_path, "w");
     cr_assert_not_null(f, "%s", in_path);
     for (int i = 0; i < PROBLEMS; i++) {
-        t[i] = draw(&seed);
+        t[i] = draw(&rng);
         fprintf(f, "%lld %lld %lld %lld %lld %lld\n", (long long)t[i].L, (long long)t[i].K,
                 (long long)t[i].S, (long long)t[i].D, (long long)t[i].P, (long long)t[i].O);
     }
