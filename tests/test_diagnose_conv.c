@@ -10,22 +10,7 @@
 #include <string.h>
 
 #include "harness/diagnose.h"
-#include "oracle/problem.h"
 #include "support/diagnose_cases.h"
-
-/* The oracle's y for the case's inputs with other pads (same out size). */
-static void *with_pads(const iohw_case *c, const int64_t *pb, const int64_t *pe)
-{
-    iohw_problem q = c->p;
-    for (int a = 0; a < (int)q.rank; a++) {
-        q.pad_begin[a] = pb[a];
-        q.pad_end[a] = pe[a];
-    }
-    cr_assert_eq(iohw_problem_finish(&q, NULL), 0);
-    for (int a = 0; a < (int)q.rank; a++)
-        cr_assert_eq(q.out_size[a], c->p.out_size[a]);
-    return iohw_test_oracle_y(&q, c->x, c->w, c->bias);
-}
 
 static void expect_diagnosis(const iohw_case *c, const void *y, const char *want)
 {
@@ -43,7 +28,7 @@ Test(diagnose_conv, same_lower_where_same_upper_was_asked)
     iohw_test_case_of(UPPER, &c);
     cr_assert(c.p.pad_begin[0] == 0 && c.p.pad_end[0] == 1);
     const int64_t pb[2] = {1, 1}, pe[2] = {0, 1};
-    void *y = with_pads(&c, pb, pe);
+    void *y = iohw_test_with_pads(&c, pb, pe, NULL);
     /* Exchanging the pads is the same arithmetic, so both are named. */
     expect_diagnosis(&c, y, "matches the oracle with SAME_LOWER where SAME_UPPER was asked, "
                             "or with pad begin and end exchanged");
@@ -58,7 +43,7 @@ Test(diagnose_conv, same_upper_where_same_lower_was_asked)
     iohw_test_case_of("ci=2 co=3 in=5x4 k=3x4 s=2 seed=42 auto_pad=same_lower conv=onnx", &c);
     cr_assert(c.p.pad_begin[0] == 1 && c.p.pad_end[0] == 0);
     const int64_t pb[2] = {0, 1}, pe[2] = {1, 1};
-    void *y = with_pads(&c, pb, pe);
+    void *y = iohw_test_with_pads(&c, pb, pe, NULL);
     /* H: floor((1 + 0)/2) = 0 too, so averaging matches as well. */
     expect_diagnosis(&c, y, "matches the oracle with SAME_UPPER where SAME_LOWER was asked, "
                             "or with pad begin and end exchanged, or with pads averaged");
@@ -72,7 +57,7 @@ Test(diagnose_conv, valid_where_same_was_asked)
     iohw_test_case_of(UPPER, &c);
     /* Nothing cropped at the beginning: 0:1 and 0:2. */
     const int64_t pb[2] = {0, 0}, pe[2] = {1, 2};
-    void *y = with_pads(&c, pb, pe);
+    void *y = iohw_test_with_pads(&c, pb, pe, NULL);
     expect_diagnosis(&c, y, "matches the oracle with VALID (no padding) where SAME was asked");
     free(y);
     iohw_case_free(&c);
@@ -85,7 +70,7 @@ Test(diagnose_conv, onnx_output_shape_padding_at_the_end)
     iohw_test_case_of("ci=2 co=2 in=6 k=5 s=3 bias=1 seed=43 out=17 conv=onnx", &c);
     cr_assert(c.p.pad_begin[0] == 2 && c.p.pad_end[0] == 1);
     const int64_t pb[1] = {1}, pe[1] = {2};
-    void *y = with_pads(&c, pb, pe);
+    void *y = iohw_test_with_pads(&c, pb, pe, NULL);
     /* (2 + 1)/2 = 1: averaging the pads does the same. */
     expect_diagnosis(&c, y, "matches the oracle with output_shape's odd padding at the end "
                             "where ONNX puts it at the beginning, or with pad begin and end "
@@ -100,7 +85,7 @@ Test(diagnose_conv, explicit_pads_are_not_called_a_convention)
     /* The same problem as UPPER with its pads written out. */
     iohw_test_case_of("ci=2 co=3 in=5x4 k=3x4 s=2 pad=0:1x1 bias=1 seed=41", &c);
     const int64_t pb[2] = {1, 1}, pe[2] = {0, 1};
-    void *y = with_pads(&c, pb, pe);
+    void *y = iohw_test_with_pads(&c, pb, pe, NULL);
     expect_diagnosis(&c, y, "matches the oracle with pad begin and end exchanged");
     free(y);
     iohw_case_free(&c);
