@@ -79,6 +79,20 @@ Test(diagnose_conv, onnx_output_shape_padding_at_the_end)
     iohw_case_free(&c);
 }
 
+Test(diagnose_conv, mxnet_adj_put_at_the_beginning)
+{
+    iohw_case c;
+    /* t = 12 - 9 = 3: pad 2 on both sides, adj 1 at the end.  With adj at
+     * the beginning the crop starts at 2 - 1 = 1. */
+    iohw_test_case_of("ci=2 co=3 in=5 k=4 s=2 bias=1 seed=44 out=9 conv=mxnet", &c);
+    cr_assert(c.p.pad_begin[0] == 2 && c.p.pad_end[0] == 2 && c.p.output_padding[0] == 1);
+    const int64_t pb[1] = {1}, pe[1] = {2}, op[1] = {0};
+    void *y = iohw_test_with_pads(&c, pb, pe, op);
+    expect_diagnosis(&c, y, "matches the oracle with output_padding at the beginning");
+    free(y);
+    iohw_case_free(&c);
+}
+
 Test(diagnose_conv, explicit_pads_are_not_called_a_convention)
 {
     iohw_case c;
