@@ -30,7 +30,7 @@ rm -rf "$suite"
 
 mkdir -p "$out/reports"
 status=0
-for name in reference onednn xnnpack torch; do
+for name in reference onednn xnnpack torch armnn; do
   lib="$build/backends/libiohw_$name.so"
   if [[ ! -f "$lib" ]]; then
     echo "== $name: not built (its library was not found), skipped"
