@@ -4,7 +4,7 @@
  * out_shape written only when set and read back into the problem; files
  * without them (every older file) state no convention; bad values, a
  * convention without its name, and pads the convention does not resolve to
- * are refused with the attribute named.
+ * are refused with the attribute named; `iohw show` prints it.
  */
 #include <criterion/criterion.h>
 
@@ -17,6 +17,7 @@
 
 #include "generators/generators.h"
 #include "oracle/descriptor.h"
+#include "support/shell.h"
 #include "test_cases_break.h"
 
 /* H: total 8 + 3 - 10 = 1 (0:1); W: 3 + 4 - 4 = 3 from out = 4 (1:2). */
@@ -182,4 +183,22 @@ Test(cases_conv, the_writer_refuses_pads_the_convention_does_not_give)
                             "auto_pad=same_lower resolves it to 1") != NULL, "%s", e.msg);
     iohw_case_file_abandon(f);
     iohw_case_free(&c);
+}
+
+Test(cases_conv, show_prints_the_stated_convention)
+{
+    char path[512];
+    char *out = NULL;
+    tmp_path(path, sizeof path, "conv-show");
+    write_conv(path, CONV_DESC);
+    cr_assert_eq(iohw_test_sh(&out, "'%s' show '%s'", IOHW_BIN, path), 0, "%s", out);
+    cr_expect(strstr(out, "convention     onnx auto_pad=same_upper out=10x4 (specification "
+                          "section 12)") != NULL, "%s", out);
+    free(out);
+    remove(path);
+    write_base(path, IOHW_F32);
+    cr_assert_eq(iohw_test_sh(&out, "'%s' show '%s'", IOHW_BIN, path), 0, "%s", out);
+    cr_expect(strstr(out, "convention") == NULL, "%s", out);
+    free(out);
+    remove(path);
 }
