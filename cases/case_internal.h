@@ -47,4 +47,12 @@ int iohw__case_check_terms(const iohw_problem *p, int64_t terms_max,
 int iohw__case_check_err_bound(const char *what, const double *eb, int64_t n,
                                iohw_error *err);
 
+/* The framework convention's attributes (case_conv.c): written only when
+ * p states one; read into p's auto_pad, convention and out_shape (absent:
+ * none), names checked; check: the convention resolves to p's explicit
+ * members (specification section 12). */
+int iohw__case_conv_write(hid_t g, const iohw_problem *p, iohw_error *err);
+int iohw__case_conv_read(hid_t g, iohw_problem *p, iohw_error *err);
+int iohw__case_conv_check(const iohw_problem *p, iohw_error *err);
+
 #endif

@@ -157,6 +157,8 @@ static int read_problem(hid_t g, int user, iohw_problem *p, iohw_error *err)
     }
     if (iohw_problem_validate(p, err) != 0)
         return iohw_error_prefix(err, "invalid problem");
+    if (iohw__case_conv_read(g, p, err) != 0 || iohw__case_conv_check(p, err) != 0)
+        return -1;
     return 0;
 }
 

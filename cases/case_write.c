@@ -130,6 +130,8 @@ static int check_case(const iohw_case *c, iohw_error *err)
     const iohw_problem *p = &c->p;
     if (iohw_problem_validate(p, err) != 0)
         return iohw_error_prefix(err, "invalid problem");
+    if (iohw__case_conv_check(p, err) != 0)
+        return -1;
     if (memchr(c->fill, '\0', sizeof c->fill) == NULL ||
         !iohw__case_fill_valid(c->fill))
         return iohw_error_set(err, "fill '%.15s' is not a fill name (1 to 15 "
@@ -276,7 +278,7 @@ static int write_attrs(hid_t g, const iohw_case *c, iohw_error *err)
                               c->descriptor ? c->descriptor : "", err) ||
         iohw__h5_write_i64(g, "terms_max", c->terms_max, err) != 0)
         return -1;
-    return 0;
+    return iohw__case_conv_write(g, p, err);
 }
 
 /* The datasets of a case. */

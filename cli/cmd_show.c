@@ -16,6 +16,7 @@
 
 #include "cases/case.h"
 #include "harness/guard.h"
+#include "oracle/convention.h"
 #include "oracle/dtype.h"
 #include "oracle/layout.h"
 #include "oracle/problem.h"
@@ -137,6 +138,15 @@ static void show_case(const iohw_case *c, int has_outputs)
     print_axes("pad_end", p->pad_end, p->rank);
     print_axes("output_padding", p->output_padding, p->rank);
     print_axes("out_size", p->out_size, p->rank);
+    if (p->convention != IOHW_CONV_NONE) {
+        printf("  %-15s%s", "convention", iohw_convention_name(p->convention));
+        if (p->auto_pad != IOHW_AUTO_PAD_NONE)
+            printf(" auto_pad=%s", iohw_auto_pad_name(p->auto_pad));
+        if (p->out_shape[0] > 0)
+            for (uint32_t a = 0; a < p->rank && a < 3; a++)
+                printf("%s%lld", a == 0 ? " out=" : "x", (long long)p->out_shape[a]);
+        printf(" (specification section 12)\n");
+    }
     printf("  %-15s%s (x, y)   weight %s\n", "layouts", p->data_layout, p->weight_layout);
     printf("  %-15s%s\n", "dtype", tname);
     printf("  %-15s%s\n", "bias", p->has_bias ? "yes" : "no");

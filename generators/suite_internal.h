@@ -77,6 +77,10 @@ int iohw__plan_fills(iohw_plan *plan, const iohw__profile *pr,
                      iohw_error *err);
 int iohw__plan_regressions(iohw_plan *plan, const iohw__profile *pr,
                            iohw_error *err);
+/* Problems stated in a framework's convention (suite_conv.c), planned at
+ * the end of the shapes file. */
+int iohw__plan_conventions(iohw_plan *plan, const iohw__profile *pr,
+                           iohw_error *err);
 /* The narrow rows of the corpus (suite_narrow.c), planned after the rest. */
 int iohw__plan_narrow(iohw_plan *plan, const iohw__profile *pr,
                       iohw_error *err);

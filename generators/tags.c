@@ -22,12 +22,17 @@
  *   channels-last      C is not the second letter of the data layout
  *   weight-grouped     the weight layout has a G axis
  *   weight-not-io      the weight layout, without G, does not start "IO"
+ *   conv-<name>        a stated framework convention (specification section
+ *                      12), e.g. conv-onnx, conv-tf
+ *   auto_pad-<name>    its auto_pad, e.g. auto_pad-same_upper
+ *   out-shape          it requests an output shape
  */
 #include "generators/generators.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "oracle/convention.h"
 #include "oracle/dtype.h"
 #include "oracle/layout.h"
 #include "oracle/problem.h"
@@ -137,5 +142,15 @@ int iohw_problem_tags(const iohw_problem *p, const char *fill, char *buf,
         if (strcmp(io, "IO") != 0)
             add(&t, "weight-not-io", "");
     }
+
+    /* A stated convention. */
+    const char *cv = iohw_convention_name(p->convention);
+    const char *ap = iohw_auto_pad_name(p->auto_pad);
+    if (cv != NULL && p->convention != IOHW_CONV_NONE)
+        add(&t, "conv-", cv);
+    if (ap != NULL && p->auto_pad != IOHW_AUTO_PAD_NONE)
+        add(&t, "auto_pad-", ap);
+    if (p->out_shape[0] > 0)
+        add(&t, "out-shape", "");
     return t.overflow ? -1 : (int)t.len;
 }

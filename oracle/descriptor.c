@@ -11,6 +11,9 @@
  *   xl wl:                   upper-case layout letters (section 2)
  *   fill:                    one of iohw_fill_names()
  *   seed:                    unsigned 64-bit decimal integer
+ *   auto_pad conv out:       a framework convention (specification section
+ *                            12): same_upper same_lower valid; onnx tf tvm
+ *                            torch mxnet; the output size per axis
  * INT is an optional '-' and decimal digits (the minus only so that a
  * negative value is reported as such).  Rank is the number of entries of
  * `in`; another per-axis key has that many entries or exactly one, which
@@ -25,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oracle/convention.h"
 #include "oracle/dtype.h"
 #include "oracle/layout.h"
 #include "oracle/problem.h"
@@ -35,11 +39,11 @@
 /* Keys, in canonical order. */
 enum {
     K_N, K_CI, K_CO, K_G, K_IN, K_K, K_S, K_D, K_PAD, K_OP, K_BIAS, K_DT,
-    K_XL, K_WL, K_FILL, K_SEED, K_COUNT
+    K_XL, K_WL, K_FILL, K_SEED, K_AUTO_PAD, K_OUT, K_CONV, K_COUNT
 };
 static const char *const KEY_NAMES[K_COUNT] = {
     "n", "ci", "co", "g", "in", "k", "s", "d", "pad", "op", "bias", "dt",
-    "xl", "wl", "fill", "seed"
+    "xl", "wl", "fill", "seed", "auto_pad", "out", "conv"
 };
 
 static const char *const FILL_NAMES[] = {
@@ -295,7 +299,8 @@ static int tokenize(const char *text, token tok[K_COUNT], int seen[K_COUNT],
             k++;
         if (k == K_COUNT)
             return tok_error(err, &t, "unknown key '%.*s' (keys: n ci co g "
-                             "in k s d pad op bias dt xl wl fill seed)",
+                             "in k s d pad op bias dt xl wl fill seed "
+                             "auto_pad out conv)",
                              klen > QUOTE_MAX ? QUOTE_MAX : (int)klen, t.s);
         if (seen[k])
             return tok_error(err, &t, "repeated key '%s'", KEY_NAMES[k]);
@@ -397,6 +402,67 @@ static int parse_fill(const token tok[K_COUNT], const int seen[K_COUNT],
     return 0;
 }
 
+/* A value given for a member the convention derives must be what it
+ * derives: pad (both sides) and op, compared on every axis. */
+static int check_given(const token *t, int rank, const int64_t *given,
+                       const int64_t *given2, const iohw_problem *p,
+                       iohw_error *err)
+{
+    const int pad = given2 != NULL;
+    const int64_t *want = pad ? p->pad_begin : p->output_padding;
+    for (int a = 0; a < rank; a++)
+        if (given[a] != want[a] || (pad && given2[a] != p->pad_end[a]))
+            return tok_error(err, t, "contradicts conv=%s%s%s, which resolves "
+                             "axis %c to %s %" PRId64 ":%" PRId64 ", op %" PRId64,
+                             iohw_convention_name(p->convention),
+                             p->auto_pad != 0 ? " auto_pad=" : "",
+                             p->auto_pad != 0 ? iohw_auto_pad_name(p->auto_pad) : "",
+                             iohw_spatial_letters(rank)[a], "pad", p->pad_begin[a],
+                             p->pad_end[a], p->output_padding[a]);
+    return 0;
+}
+
+/* auto_pad, out and conv: the stated convention, resolved into the explicit
+ * members (pad and op given must agree with what it derives). */
+static int parse_convention(const token tok[K_COUNT], const int seen[K_COUNT],
+                            int rank, iohw_problem *p, iohw_error *err)
+{
+    char word[16];
+    if (!seen[K_CONV]) {
+        if (seen[K_AUTO_PAD] || seen[K_OUT])
+            return tok_error(err, &tok[seen[K_OUT] ? K_OUT : K_AUTO_PAD], "needs "
+                             "conv=onnx|tf|tvm|torch|mxnet: frameworks split odd "
+                             "padding differently");
+        return 0;
+    }
+    if (copy_word(&tok[K_CONV], word, sizeof word) != 0 ||
+        iohw_convention_parse(word, &p->convention) != 0)
+        return tok_error(err, &tok[K_CONV], "unknown convention (onnx, tf, tvm, "
+                         "torch, mxnet)");
+    if (seen[K_AUTO_PAD] &&
+        (copy_word(&tok[K_AUTO_PAD], word, sizeof word) != 0 ||
+         iohw_auto_pad_parse(word, &p->auto_pad) != 0))
+        return tok_error(err, &tok[K_AUTO_PAD], "unknown auto_pad (same_upper, "
+                         "same_lower, valid)");
+    if (seen[K_OUT] &&
+        parse_axes(&tok[K_OUT], "out", rank, 1, p->out_shape, err) < 0)
+        return -1;
+    int64_t pb[NAXES], pe[NAXES], op[NAXES];
+    memcpy(pb, p->pad_begin, sizeof pb);
+    memcpy(pe, p->pad_end, sizeof pe);
+    memcpy(op, p->output_padding, sizeof op);
+    if (iohw_convention_resolve(p, err) != 0) {
+        const token *t = &tok[K_CONV];
+        int qlen = t->len > QUOTE_MAX ? QUOTE_MAX : (int)t->len;
+        return iohw_error_prefix(err, "descriptor token '%.*s'", qlen, t->s);
+    }
+    if (seen[K_PAD] && check_given(&tok[K_PAD], rank, pb, pe, p, err) != 0)
+        return -1;
+    if (seen[K_OP] && check_given(&tok[K_OP], rank, op, NULL, p, err) != 0)
+        return -1;
+    return 0;
+}
+
 int iohw_desc_parse(const char *text, iohw_desc *d, iohw_error *err)
 {
     static const int required[] = {K_CI, K_CO, K_IN, K_K};
@@ -425,7 +491,8 @@ int iohw_desc_parse(const char *text, iohw_desc *d, iohw_error *err)
         return -1;
     const int rank = parse_spatial(tok, seen, &r.p, err);
     if (rank < 0 || parse_bias_type_layouts(tok, seen, rank, &r.p, err) != 0
-        || parse_fill(tok, seen, &r, err) != 0)
+        || parse_fill(tok, seen, &r, err) != 0
+        || parse_convention(tok, seen, rank, &r.p, err) != 0)
         return -1;
 
     /* Output size and the whole problem. */
@@ -511,6 +578,15 @@ int iohw_desc_format_problem(const iohw_problem *p, const char *fill,
     put_axes(&o, "op", p->output_padding, rank);
     put(&o, " bias=%d dt=%s xl=%s wl=%s fill=%s seed=%" PRIu64,
         (int)p->has_bias, iohw_dtype_name(p->dtype), xl, wl, fill, seed);
+    if (p->convention != IOHW_CONV_NONE) {
+        const char *ap = iohw_auto_pad_name(p->auto_pad);
+        if (p->auto_pad != IOHW_AUTO_PAD_NONE && ap != NULL)
+            put(&o, " auto_pad=%s", ap);
+        if (p->out_shape[0] > 0)
+            put_axes(&o, "out", p->out_shape, rank);
+        const char *cv = iohw_convention_name(p->convention);
+        put(&o, " conv=%s", cv != NULL ? cv : "?");
+    }
     if (o.full || o.len > INT32_MAX)
         return -1;
     return (int)o.len;

@@ -26,12 +26,16 @@ typedef struct iohw_desc {
  * fill=normal, seed=1.  Rank is the number of entries of `in`; every
  * per-axis key must have that many (or exactly one, which applies to every
  * axis).  Unknown keys, repeated keys and bad values are errors whose message
- * quotes the token.  The parsed problem is finished (out_size) and validated. */
+ * quotes the token.  auto_pad, out and conv state a framework convention
+ * (specification section 12): it is resolved into pad, op and out_size, and
+ * a pad or op also given must be what it resolves to.  The parsed problem
+ * is finished (out_size) and validated. */
 int iohw_desc_parse(const char *text, iohw_desc *d, iohw_error *err);
 
 /* Writes the canonical form: every key, in the order of the example above,
  * per-axis values always written per axis, pads as begin:end only where they
- * differ.  Parsing the result gives back the same descriptor.  Returns the
+ * differ, then auto_pad, out and conv when a convention is stated.  Parsing
+ * the result gives back the same descriptor.  Returns the
  * length, or -1 when buf (size n) is too small. */
 int iohw_desc_format(const iohw_desc *d, char *buf, size_t n);
 

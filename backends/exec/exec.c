@@ -304,6 +304,10 @@ static void class_of(const iohw_problem *p, exec_class *k)
             (uint32_t)(op >= s) << 6;
         k->flags |= bits << (1 + AXIS_BITS * a);
     }
+    /* The stated convention (specification section 12): a program that
+     * passes it through may answer differently for it. */
+    k->flags |= (uint32_t)(p->auto_pad & 3) << 22 | (uint32_t)(p->convention & 7) << 24 |
+                (uint32_t)(p->out_shape[0] > 0) << 27;
 }
 
 static int same_class(const exec_class *a, const exec_class *b)
