@@ -57,6 +57,45 @@ for name in reference onednn xnnpack torch; do
     status=1
   fi
 done
+
+# TensorFlow.js through the exec backend (backends/js/tfjs_backend.js, exec
+# protocol 2), its cpu and wasm backends, with the npm packages of
+# $build/js/node_modules (backends/js/package.json) and their baselines
+# backends/js/baseline-tfjs-{cpu,wasm}-PROFILE.txt.  Skipped, saying why,
+# without node or those packages.
+js_modules="$(cd "$build" && pwd)/js/node_modules"
+for tfjs in cpu wasm; do
+  name=tfjs-$tfjs
+  if ! command -v node > /dev/null; then
+    echo "== $name: skipped (node is not installed)"
+    continue
+  fi
+  if [[ ! -d "$js_modules/@tensorflow/tfjs-core" || ! -d "$js_modules/h5wasm" ]]; then
+    echo "== $name: skipped (no npm packages in $js_modules; scripts/setup_js.sh installs them)"
+    continue
+  fi
+  args=(--backend "$build/backends/libiohw_exec.so" "$suite" --quiet --adapt-layout
+        --journal "$out/reports/$name.journal"
+        --json "$out/reports/$name.json" --junit "$out/reports/$name.xml"
+        --html "$out/reports/$name.html" --markdown "$out/reports/$name.md")
+  if [[ -f "backends/js/baseline-$name-$profile.txt" ]]; then
+    args+=(--baseline "backends/js/baseline-$name-$profile.txt")
+  fi
+  echo
+  echo "== $name on the $profile profile"
+  rc=0
+  IOHW_JS_MODULES="$js_modules" \
+    IOHW_EXEC_COMMAND="node backends/js/tfjs_backend.js --tfjs-backend=$tfjs" \
+    "$build/iohw" run "${args[@]}" > "$out/reports/$name.txt" || rc=$?
+  grep -m 2 -E '^(backend|machine): ' "$out/reports/$name.txt" || true
+  sed -n '/^status/,$p' "$out/reports/$name.txt" | sed -n '1,/^$/p'
+  tail -n 1 "$out/reports/$name.txt"
+  if [[ $rc -ne 0 ]]; then
+    echo "   (failure details: $out/reports/$name.txt)"
+    status=1
+  fi
+done
+
 echo
 echo "reports: $out/reports/<backend>.{json,xml,html,md,txt}"
 exit $status

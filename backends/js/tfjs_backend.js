@@ -96,8 +96,10 @@ async function loadLibrary(which) {
     Object.assign(lib, { tf, h5, which });
 }
 
-/* The answer to --describe.  The version stays short: iohw's reports keep
- * about 127 bytes of a backend's version.  The layouts tfjs takes are
+/* The answer to --describe.  The version stays short ("tfjs 4.22.0 wasm,
+ * node 20.20.2": tfjs-core and the backend package, the backend's own
+ * version only when it differs): iohw keeps at most 127 bytes of a
+ * backend's version, the command line included.  The layouts tfjs takes are
  * listed (rank 1's too, so that a rank-1 case is refused for its real
  * reason): `iohw run --adapt-layout` then asks only those.  (Unlisted, a
  * case in another layout would be refused with its real reason, which
@@ -107,7 +109,7 @@ function describe(which) {
     const core = packageVersion('@tensorflow/tfjs-core');
     const be = packageVersion('@tensorflow/tfjs-backend-' + which);
     return 'name=tfjs-' + which + '\n' +
-        'version=tfjs-core ' + core + ' + backend-' + which + ' ' + be +
+        'version=tfjs ' + core + ' ' + which + (be === core ? '' : ' ' + be) +
         ', node ' + process.versions.node + '\n' +
         'protocols=1 2\n' +
         'data_layouts=NWC NHWC NDHWC\n' +

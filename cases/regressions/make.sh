@@ -33,3 +33,11 @@ out=${2:-$here}
 "$iohw" gen --id torch -o "$out/torch.h5" \
   --problem 'n=2 ci=5 co=4 in=9 k=4 dt=bf16' \
   --problem 'ci=4 co=4 g=4 in=3x4x5 k=2x3x2 s=2 d=2x1x1 dt=bf16 xl=NDHWC wl=GOIDHW fill=exact'
+
+# TensorFlow.js W1 (tfjs.0: the wasm backend's conv3dTranspose computes only
+# the first output depths) and W2 (tfjs.1: it drops the first tap where a
+# stride is above 1); both in tfjs-backend-wasm's Conv3DBackpropInputV2, on
+# every CPU.  The cpu backend computes them right.
+"$iohw" gen --id tfjs -o "$out/tfjs.h5" \
+  --problem 'ci=1 co=1 in=2x1x1 k=1 xl=NDHWC wl=DHWOI fill=exact' \
+  --problem 'ci=1 co=1 in=1x1x1 k=1x1x2 s=1x1x2 xl=NDHWC wl=DHWOI fill=exact'
