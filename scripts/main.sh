@@ -5,7 +5,9 @@
 # (oneDNN, XNNPACK, libtorch; with --adapt-layout and each adapter's baseline
 # of known library discrepancies, backends/NAME/baseline-PROFILE.txt, whose
 # entries may hold only on some CPUs), prints each summary with the machine
-# it ran on and writes every report under out/reports/.  The libraries run
+# it ran on and writes every report under out/reports/.  Then TensorFlow.js
+# (cpu and wasm) through the exec backend, when node and its npm packages
+# are there.  The libraries run
 # as they ship: nothing pins their kernels here.
 #   IOHW_PROFILE=smoke scripts/main.sh   a smaller suite
 set -euo pipefail

@@ -3,10 +3,12 @@
  * exec backend, in-process through the loader.  It needs node and the npm
  * packages of backends/js/package.json: IOHW_JS_MODULES, else js/node_modules
  * of this build tree or of the source tree's build/ (scripts/setup_js.sh
- * installs them); without them every test is skipped, saying why.
+ * installs them); without them those tests are skipped, saying why.
  *
  * Only what holds on every x86-64 CPU is asserted: the cpu backend
- * computes exact-fill f32 rank-2 cases exactly (in JavaScript doubles);
+ * computes exact-fill f32 cases exactly (in JavaScript doubles), among them
+ * the minimal cases of the wasm backend's W1 and W2 (which have baseline
+ * entries);
  * f64 and rank 1 are refused with tfjs's reason; the reports name the
  * program and its tfjs backend.  What the wasm backend computes is left to
  * scripts/main.sh and its baselines (docs/CONFORMANCE.md, W1 and W2).
@@ -136,4 +138,30 @@ Test(tfjs, the_wasm_backend_starts_and_names_itself, .timeout = 300)
     expect_refused_for(&lb, "ci=2 co=3 in=4x5 k=3 dt=f16 xl=NHWC wl=HWOI",
                        "tfjs has no f16 tensors");
     iohw_backend_unload(&lb);
+}
+
+/* The minimal cases of W1 and W2 are what the cpu backend computes right. */
+Test(tfjs, the_cpu_backend_computes_the_wasm_regression_cases, .timeout = 300)
+{
+    iohw_loaded_backend lb;
+    load_tfjs("cpu", &lb);
+    expect_pass(&lb, "ci=1 co=1 in=2x1x1 k=1 xl=NDHWC wl=DHWOI fill=exact");
+    expect_pass(&lb, "ci=1 co=1 in=1x1x1 k=1x1x2 s=1x1x2 xl=NDHWC wl=DHWOI "
+                     "fill=exact");
+    iohw_backend_unload(&lb);
+}
+
+/* Every case of cases/regressions/tfjs.h5 has an entry in the wasm
+ * regression baseline (needs neither node nor the packages). */
+Test(tfjs, every_regression_case_has_a_wasm_baseline_entry)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "ids=$('%s' run --list '%s/cases/regressions/tfjs.h5' | cut -f1) "
+             "&& [ -n \"$ids\" ] && for id in $ids; do grep -q \"^$id \" "
+             "'%s/backends/js/baseline-tfjs-wasm-regressions.txt' || exit 1; "
+             "done", IOHW_BIN, IOHW_SOURCE_DIR, IOHW_SOURCE_DIR);
+    int st = system(cmd);
+    cr_expect(st == 0, "a case of cases/regressions/tfjs.h5 has no entry in "
+              "backends/js/baseline-tfjs-wasm-regressions.txt: %s", cmd);
 }
