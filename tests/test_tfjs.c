@@ -8,10 +8,9 @@
  * Only what holds on every x86-64 CPU is asserted: the cpu backend
  * computes exact-fill f32 cases exactly (in JavaScript doubles), among them
  * the minimal cases of the wasm backend's W1 and W2 (which have baseline
- * entries);
- * f64 and rank 1 are refused with tfjs's reason; the reports name the
- * program and its tfjs backend.  What the wasm backend computes is left to
- * scripts/main.sh and its baselines (docs/CONFORMANCE.md, W1 and W2).
+ * entries); f64 and rank 1 are refused with tfjs's reason; the reports name
+ * the program and its tfjs backend.  What the wasm backend computes is left
+ * to scripts/main.sh and its baselines (docs/CONFORMANCE.md, W1 and W2).
  */
 #include <criterion/criterion.h>
 
