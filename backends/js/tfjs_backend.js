@@ -221,6 +221,29 @@ function padArgument(p) {
             [p.pad_begin[1], p.pad_end[1]], [0, 0]];
 }
 
+/* tfjs does not check x against outputShape: it derives x's size from
+ * outputShape and the pad as its forward convolution would (conv_util's
+ * getPadAndOutInfo / get3DPadAndOutInfo) and reads x with that size.  Throws
+ * unless that is the case's x, so that a mismatch is an error naming both,
+ * not numbers read past x. */
+function checkInputSize(p, pad) {
+    const want = p.out_size.map((o, a) => {
+        const k = p.kernel[a];
+        const s = p.stride[a];
+        if (pad === 'same')
+            return Math.ceil(o / s);
+        if (pad === 'valid' && p.rank === 2)
+            return Math.ceil((o - k + 1) / s);
+        const total = pad === 'valid' ? 0 : pad[a + 1][0] + pad[a + 1][1];
+        return Math.trunc((o - k + total) / s + 1);
+    });
+    if (want.join() !== p.in_size.join())
+        throw new Error('tfjs would read x as ' + list(want) + ' from ' +
+                        'outputShape ' + list(p.out_size) + ' and pad ' +
+                        JSON.stringify(pad) + '; the case\'s x is ' +
+                        list(p.in_size));
+}
+
 /* --- computing --------------------------------------------------------------- */
 
 class ShapeError extends Error {}
@@ -234,6 +257,7 @@ function compute(p, g) {
         const tx = tf.tensor(x.value, x.shape, 'float32');
         const tw = tf.tensor(w.value, w.shape, 'float32');
         const pad = padArgument(p);
+        checkInputSize(p, pad);
         let y = p.rank === 2
             ? tf.conv2dTranspose(tx, tw, outShape, p.stride, pad)
             : tf.conv3dTranspose(tx, tw, outShape, p.stride, pad);
