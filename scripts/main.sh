@@ -32,22 +32,20 @@ rm -rf "$suite"
 
 mkdir -p "$out/reports"
 status=0
-for name in reference onednn xnnpack torch; do
-  lib="$build/backends/libiohw_$name.so"
-  if [[ ! -f "$lib" ]]; then
-    echo "== $name: not built (its library was not found), skipped"
-    continue
-  fi
-  args=(--backend "$lib" "$suite" --quiet --adapt-layout
-        --journal "$out/reports/$name.journal"
-        --json "$out/reports/$name.json" --junit "$out/reports/$name.xml"
-        --html "$out/reports/$name.html" --markdown "$out/reports/$name.md")
-  if [[ -f "backends/$name/baseline-$profile.txt" ]]; then
-    args+=(--baseline "backends/$name/baseline-$profile.txt")
+# run_suite NAME LIB BASELINE: runs the suite against LIB with --adapt-layout
+# and BASELINE (when that file exists), writes the reports
+# out/reports/NAME.*, prints the summary and sets status on a failure.
+run_suite() {
+  local name=$1 lib=$2 baseline=$3 rc=0
+  local args=(--backend "$lib" "$suite" --quiet --adapt-layout
+              --journal "$out/reports/$name.journal"
+              --json "$out/reports/$name.json" --junit "$out/reports/$name.xml"
+              --html "$out/reports/$name.html" --markdown "$out/reports/$name.md")
+  if [[ -f "$baseline" ]]; then
+    args+=(--baseline "$baseline")
   fi
   echo
   echo "== $name on the $profile profile"
-  rc=0
   "$build/iohw" run "${args[@]}" > "$out/reports/$name.txt" || rc=$?
   # The summary (the failure blocks, if any, are in the .txt file): the
   # backend's version and the machine, then the table by status.
@@ -58,6 +56,14 @@ for name in reference onednn xnnpack torch; do
     echo "   (failure details: $out/reports/$name.txt)"
     status=1
   fi
+}
+for name in reference onednn xnnpack torch; do
+  lib="$build/backends/libiohw_$name.so"
+  if [[ ! -f "$lib" ]]; then
+    echo "== $name: not built (its library was not found), skipped"
+    continue
+  fi
+  run_suite "$name" "$lib" "backends/$name/baseline-$profile.txt"
 done
 
 # TensorFlow.js through the exec backend (backends/js/tfjs_backend.js, exec
@@ -76,26 +82,10 @@ for tfjs in cpu wasm; do
     echo "== $name: skipped (no npm packages in $js_modules; scripts/setup_js.sh installs them)"
     continue
   fi
-  args=(--backend "$build/backends/libiohw_exec.so" "$suite" --quiet --adapt-layout
-        --journal "$out/reports/$name.journal"
-        --json "$out/reports/$name.json" --junit "$out/reports/$name.xml"
-        --html "$out/reports/$name.html" --markdown "$out/reports/$name.md")
-  if [[ -f "backends/js/baseline-$name-$profile.txt" ]]; then
-    args+=(--baseline "backends/js/baseline-$name-$profile.txt")
-  fi
-  echo
-  echo "== $name on the $profile profile"
-  rc=0
   IOHW_JS_MODULES="$js_modules" \
     IOHW_EXEC_COMMAND="node backends/js/tfjs_backend.js --tfjs-backend=$tfjs" \
-    "$build/iohw" run "${args[@]}" > "$out/reports/$name.txt" || rc=$?
-  grep -m 2 -E '^(backend|machine): ' "$out/reports/$name.txt" || true
-  sed -n '/^status/,$p' "$out/reports/$name.txt" | sed -n '1,/^$/p'
-  tail -n 1 "$out/reports/$name.txt"
-  if [[ $rc -ne 0 ]]; then
-    echo "   (failure details: $out/reports/$name.txt)"
-    status=1
-  fi
+    run_suite "$name" "$build/backends/libiohw_exec.so" \
+    "backends/js/baseline-$name-$profile.txt"
 done
 
 echo
