@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness/loader.h"
@@ -163,4 +164,25 @@ Test(tfjs, every_regression_case_has_a_wasm_baseline_entry)
     int st = system(cmd);
     cr_expect(st == 0, "a case of cases/regressions/tfjs.h5 has no entry in "
               "backends/js/baseline-tfjs-wasm-regressions.txt: %s", cmd);
+}
+
+/* A failure is reported through the protocol (status 1, one line naming
+ * the program and the tfjs backend), never as a stack trace: here an input
+ * that does not exist, the same on every machine. */
+Test(tfjs, a_failure_is_reported_in_one_line)
+{
+    char out[4096] = "";
+    skip_without_tfjs();
+    FILE *p = popen("node " TFJS_PROGRAM " --tfjs-backend=cpu " IOHW_TEST_TMP
+                    "/no-such-input.h5 " IOHW_TEST_TMP "/out.h5 2>&1", "r");
+    cr_assert_not_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1, "wait status %d: %s", st,
+              out);
+    cr_expect(strncmp(out, "tfjs_backend.js: tfjs-cpu ", 26) == 0, "%s", out);
+    cr_expect(strstr(out, "no-such-input.h5") != NULL, "%s", out);
+    cr_expect(n > 0 && strchr(out, '\n') == out + n - 1,
+              "more than one line: %s", out);
 }

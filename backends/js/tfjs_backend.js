@@ -35,7 +35,9 @@
  * problem), explicit pads at rank 3, other layouts.
  *
  * The tensor tfjs returns must have the case's output shape: anything else
- * is an error ("tfjs returned [..] where [..] is right"), never cropped.
+ * is an error ("tfjs returned [..] where [..] is right"), never cropped; and
+ * x must have the size tfjs derives from outputShape and the pad (tfjs does
+ * not check it), or the case is an error naming both.
  * Any exception ends the program with status 1 and one line naming the
  * tfjs backend and the error; under --serve it is the reply "error" and
  * the program serves on.
@@ -57,24 +59,29 @@ function modulesDir() {
     return path.resolve(__dirname, '..', '..', build, 'js', 'node_modules');
 }
 
-/* require() from the modules folder, with a clear error when it is not
- * there. */
-function fromModules() {
+/* The modules folder, or a clear error when the packages are not there. */
+function packagesDir() {
     const dir = modulesDir();
-    if (!fs.existsSync(path.join(dir, '@tensorflow', 'tfjs-core')))
-        throw new Error('no npm packages in ' + dir + ' (set IOHW_JS_MODULES ' +
-                        'or run scripts/setup_js.sh)');
-    return createRequire(path.join(dir, 'iohw-loader.js'));
+    for (const name of ['@tensorflow/tfjs-core', 'h5wasm'])
+        if (!fs.existsSync(path.join(dir, name, 'package.json')))
+            throw new Error('no ' + name + ' in ' + dir + ' (set ' +
+                            'IOHW_JS_MODULES or run scripts/setup_js.sh)');
+    return dir;
+}
+
+/* require() from the modules folder. */
+function fromModules() {
+    return createRequire(path.join(packagesDir(), 'iohw-loader.js'));
 }
 
 function packageVersion(name) {
-    const file = path.join(modulesDir(), name, 'package.json');
+    const file = path.join(packagesDir(), name, 'package.json');
     return JSON.parse(fs.readFileSync(file, 'utf8')).version;
 }
 
 /* --- the library ---------------------------------------------------------- */
 
-const lib = { tf: null, h5: null, which: null, simd: null };
+const lib = { tf: null, h5: null, which: null };
 
 async function loadLibrary(which) {
     const req = fromModules();
@@ -87,8 +94,6 @@ async function loadLibrary(which) {
     if (!(await tf.setBackend(which)))
         throw new Error('tfjs could not start its ' + which + ' backend');
     await tf.ready();
-    if (which === 'wasm')
-        lib.simd = await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT');
     const h5file = path.join(modulesDir(), 'h5wasm', 'dist', 'node',
                              'hdf5_hl.js');
     const h5 = await import(url.pathToFileURL(h5file).href);
@@ -142,8 +147,24 @@ function autoPad(file, group) {
         ? v.toLowerCase() : null;
 }
 
+/* Throws unless file_path is a readable HDF5 file (h5wasm would print
+ * HDF5's error stack and go on with an empty file). */
+function checkHdf5(file_path) {
+    const head = Buffer.alloc(8);
+    const fd = fs.openSync(file_path, 'r');
+    try {
+        fs.readSync(fd, head, 0, 8, 0);
+    } finally {
+        fs.closeSync(fd);
+    }
+    if (!head.equals(Buffer.from([0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a,
+                                  0x0a])))
+        throw new Error(file_path + ' is not an HDF5 file');
+}
+
 /* The only case of IN.h5: { prob, group, file }. */
 function readCase(file_path) {
+    checkHdf5(file_path);
     const f = new lib.h5.File(file_path, 'r');
     const cases = f.get('cases');
     const ids = cases ? cases.keys() : [];
