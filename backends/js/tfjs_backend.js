@@ -83,7 +83,16 @@ function packageVersion(name) {
 
 const lib = { tf: null, h5: null, which: null };
 
-async function loadLibrary(which) {
+/* Loads h5wasm and, unless only a query is to be answered (which needs no
+ * tfjs), tfjs with its `which` backend. */
+async function loadLibrary(which, withTfjs) {
+    lib.which = which;
+    const h5file = path.join(packagesDir(), 'h5wasm', 'dist', 'node',
+                             'hdf5_hl.js');
+    lib.h5 = await import(url.pathToFileURL(h5file).href);
+    await lib.h5.ready;
+    if (!withTfjs)
+        return;
     const req = fromModules();
     const tf = req('@tensorflow/tfjs-core');
     // In tfjs-core 4.22 production mode only silences tfjs's warnings (the
@@ -94,11 +103,7 @@ async function loadLibrary(which) {
     if (!(await tf.setBackend(which)))
         throw new Error('tfjs could not start its ' + which + ' backend');
     await tf.ready();
-    const h5file = path.join(modulesDir(), 'h5wasm', 'dist', 'node',
-                             'hdf5_hl.js');
-    const h5 = await import(url.pathToFileURL(h5file).href);
-    await h5.ready;
-    Object.assign(lib, { tf, h5, which });
+    lib.tf = tf;
 }
 
 /* The answer to --describe.  The version stays short ("tfjs 4.22.0 wasm,
@@ -386,7 +391,7 @@ async function serve(which) {
     // prints through the console goes to standard error.
     for (const k of ['log', 'info', 'debug'])
         console[k] = console.error;
-    await loadLibrary(which);
+    await loadLibrary(which, true);
     for (;;) {
         const req = readMessage();
         if (req === null)
@@ -430,7 +435,7 @@ async function main(argv) {
                              'OUT.h5\n');
         return 2;
     }
-    await loadLibrary(which);
+    await loadLibrary(which, !query);
     answer(query, args[0], args[1]);
     return 0;
 }
