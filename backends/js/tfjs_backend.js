@@ -27,7 +27,9 @@
  *   with tf.add, as tfjs-layers' Conv2DTranspose/Conv3DTranspose do.
  * When IN.h5 carries the framework convention (the attribute auto_pad,
  * "same_upper" or "valid", at its root or on the case), pad is 'same' or
- * 'valid' as the case asks: tfjs's 'same' puts the odd padding at the end.
+ * 'valid' as the case asks: tfjs's 'same' puts the odd padding at the end
+ * (and at rank 3 shifts the output when the kernel is below the stride:
+ * docs/CONFORMANCE.md, C1).
  * Refused (UNSUPPORTED, with the reason): dtypes other than f32 (tfjs has
  * no f64, f16 or bf16 tensors), rank 1 (no conv1dTranspose), groups and
  * dilation (neither op has them), output_padding >= stride (tfjs derives
