@@ -2,12 +2,14 @@
 # The main job: installs what is missing, builds iohw and its backends
 # (optimised), writes the default suite (the ci profile), runs it against the
 # bundled reference backend and every third-party adapter that was built
-# (oneDNN, XNNPACK, libtorch; with --adapt-layout and each adapter's baseline
-# of known library discrepancies, backends/NAME/baseline-PROFILE.txt, whose
-# entries may hold only on some CPUs), prints each summary with the machine
-# it ran on and writes every report under out/reports/.  Then TensorFlow.js
-# (cpu and wasm) through the exec backend, when node and its npm packages
-# are there.  The libraries run
+# (oneDNN, XNNPACK, libtorch, Arm NN; with --adapt-layout and each adapter's
+# baseline of known library discrepancies, backends/NAME/baseline-PROFILE.txt,
+# whose entries may hold only on some CPUs), then the JavaScript adapters through
+# the exec backend (ONNX Runtime: backends/js/ort_backend.js, its baseline
+# backends/js/baseline-ort-PROFILE.txt; TensorFlow.js, cpu and wasm:
+# backends/js/tfjs_backend.js; skipped when node or the npm packages of
+# scripts/setup_js.sh are missing), prints each summary with the machine
+# it ran on and writes every report under out/reports/.  The libraries run
 # as they ship: nothing pins their kernels here.
 #   IOHW_PROFILE=smoke scripts/main.sh   a smaller suite
 set -euo pipefail
@@ -32,21 +34,22 @@ rm -rf "$suite"
 
 mkdir -p "$out/reports"
 status=0
-# run_suite NAME LIB BASELINE: runs the suite against LIB with --adapt-layout
-# and BASELINE (when that file exists), writes the reports
-# out/reports/NAME.*, prints the summary and sets status on a failure.
-run_suite() {
-  local name=$1 lib=$2 baseline=$3 rc=0
-  local args=(--backend "$lib" "$suite" --quiet --adapt-layout
-              --journal "$out/reports/$name.journal"
-              --json "$out/reports/$name.json" --junit "$out/reports/$name.xml"
-              --html "$out/reports/$name.html" --markdown "$out/reports/$name.md")
+# run_one NAME LIB BASELINE [VAR=VALUE...]: the suite through LIB (with the
+# environment assignments), its reports as out/reports/NAME.*.
+run_one() {
+  local name=$1 lib=$2 baseline=$3
+  shift 3
+  args=(--backend "$lib" "$suite" --quiet --adapt-layout
+        --journal "$out/reports/$name.journal"
+        --json "$out/reports/$name.json" --junit "$out/reports/$name.xml"
+        --html "$out/reports/$name.html" --markdown "$out/reports/$name.md")
   if [[ -f "$baseline" ]]; then
     args+=(--baseline "$baseline")
   fi
   echo
   echo "== $name on the $profile profile"
-  "$build/iohw" run "${args[@]}" > "$out/reports/$name.txt" || rc=$?
+  rc=0
+  env "$@" "$build/iohw" run "${args[@]}" > "$out/reports/$name.txt" || rc=$?
   # The summary (the failure blocks, if any, are in the .txt file): the
   # backend's version and the machine, then the table by status.
   grep -m 2 -E '^(backend|machine): ' "$out/reports/$name.txt" || true
@@ -57,37 +60,40 @@ run_suite() {
     status=1
   fi
 }
-for name in reference onednn xnnpack torch; do
+for name in reference onednn xnnpack torch armnn; do
   lib="$build/backends/libiohw_$name.so"
   if [[ ! -f "$lib" ]]; then
     echo "== $name: not built (its library was not found), skipped"
     continue
   fi
-  run_suite "$name" "$lib" "backends/$name/baseline-$profile.txt"
+  run_one "$name" "$lib" "backends/$name/baseline-$profile.txt"
 done
 
-# TensorFlow.js through the exec backend (backends/js/tfjs_backend.js, exec
-# protocol 2), its cpu and wasm backends, with the npm packages of
-# $build/js/node_modules (backends/js/package.json) and their baselines
-# backends/js/baseline-tfjs-{cpu,wasm}-PROFILE.txt.  Skipped, saying why,
-# without node or those packages.
-js_modules="$(cd "$build" && pwd)/js/node_modules"
+# The JavaScript adapters: node programs behind the exec backend (protocol
+# 2), their npm packages in $build/js (scripts/setup_js.sh).
+echo
+bash scripts/setup_js.sh "$build" || true
+if ! command -v node >/dev/null 2>&1; then
+  echo "== ort: node not found, skipped"
+elif [[ ! -f "$build/js/node_modules/onnxruntime-node/package.json" ]]; then
+  echo "== ort: the npm packages are not installed in $build/js (scripts/setup_js.sh), skipped"
+else
+  run_one ort "$build/backends/libiohw_exec.so" "backends/js/baseline-ort-$profile.txt" \
+    IOHW_JS_DIR="$build/js" IOHW_EXEC_COMMAND="node backends/js/ort_backend.js"
+fi
+# TensorFlow.js, its cpu and wasm backends (backends/js/tfjs_backend.js;
+# baselines backends/js/baseline-tfjs-{cpu,wasm}-PROFILE.txt).
 for tfjs in cpu wasm; do
-  name=tfjs-$tfjs
-  if ! command -v node > /dev/null; then
-    echo "== $name: skipped (node is not installed)"
-    continue
+  if ! command -v node >/dev/null 2>&1; then
+    echo "== tfjs-$tfjs: node not found, skipped"
+  elif [[ ! -f "$build/js/node_modules/@tensorflow/tfjs-backend-$tfjs/package.json" ]]; then
+    echo "== tfjs-$tfjs: the npm packages are not installed in $build/js (scripts/setup_js.sh), skipped"
+  else
+    run_one "tfjs-$tfjs" "$build/backends/libiohw_exec.so" \
+      "backends/js/baseline-tfjs-$tfjs-$profile.txt" IOHW_JS_DIR="$build/js" \
+      IOHW_EXEC_COMMAND="node backends/js/tfjs_backend.js --tfjs-backend=$tfjs"
   fi
-  if [[ ! -d "$js_modules/@tensorflow/tfjs-core" || ! -d "$js_modules/h5wasm" ]]; then
-    echo "== $name: skipped (no npm packages in $js_modules; scripts/setup_js.sh installs them)"
-    continue
-  fi
-  IOHW_JS_MODULES="$js_modules" \
-    IOHW_EXEC_COMMAND="node backends/js/tfjs_backend.js --tfjs-backend=$tfjs" \
-    run_suite "$name" "$build/backends/libiohw_exec.so" \
-    "backends/js/baseline-$name-$profile.txt"
 done
-
 echo
 echo "reports: $out/reports/<backend>.{json,xml,html,md,txt}"
 exit $status

@@ -14,8 +14,9 @@
  *
  * The npm packages (backends/js/package.json: @tensorflow/tfjs-core,
  * tfjs-backend-cpu, tfjs-backend-wasm, h5wasm) are taken from the folder
- * IOHW_JS_MODULES, else BUILD/js/node_modules of this source tree, where
- * BUILD is IOHW_BUILD or "build" (scripts/setup_js.sh installs them there).
+ * IOHW_JS_MODULES, else $IOHW_JS_DIR/node_modules, else BUILD/js/node_modules
+ * of this source tree, where BUILD is IOHW_BUILD or "build"
+ * (scripts/setup_js.sh BUILD installs them there).
  *
  * The mapping is tfjs's API as it stands, with nothing emulated:
  *   rank 2: tf.conv2dTranspose(x NHWC, filter [kh, kw, out, in] (HWOI),
@@ -57,6 +58,8 @@ const SPATIAL = { 1: 'W', 2: 'HW', 3: 'DHW' };
 function modulesDir() {
     if (process.env.IOHW_JS_MODULES)
         return path.resolve(process.env.IOHW_JS_MODULES);
+    if (process.env.IOHW_JS_DIR)
+        return path.resolve(process.env.IOHW_JS_DIR, 'node_modules');
     const build = process.env.IOHW_BUILD || 'build';
     return path.resolve(__dirname, '..', '..', build, 'js', 'node_modules');
 }
