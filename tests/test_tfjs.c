@@ -1,9 +1,9 @@
 /*
  * tests/test_tfjs.c - backends/js/tfjs_backend.js (TensorFlow.js) through the
  * exec backend, in-process through the loader.  It needs node and the npm
- * packages of backends/js/package.json: IOHW_JS_MODULES, else js/node_modules
- * of this build tree or of the source tree's build/ (scripts/setup_js.sh
- * installs them); without them those tests are skipped, saying why.
+ * packages of backends/js/package.json: IOHW_JS_DIR, else js/ of this build
+ * tree or of the source tree's build/ (scripts/setup_js.sh BUILD installs
+ * them in BUILD/js); without them those tests are skipped, saying why.
  *
  * Only what holds on every x86-64 CPU is asserted: the cpu backend
  * computes exact-fill f32 cases exactly (in JavaScript doubles), among them
@@ -26,40 +26,41 @@
 
 #define TFJS_PROGRAM IOHW_SOURCE_DIR "/backends/js/tfjs_backend.js"
 
-/* 1 when dir holds the packages the program loads. */
-static int has_modules(const char *dir)
+/* 1 when dir (a BUILD/js folder) holds the packages the program loads. */
+static int has_packages(const char *dir)
 {
     char path[1200];
-    snprintf(path, sizeof path, "%s/@tensorflow/tfjs-core/package.json", dir);
+    snprintf(path, sizeof path,
+             "%s/node_modules/@tensorflow/tfjs-core/package.json", dir);
     if (access(path, R_OK) != 0)
         return 0;
-    snprintf(path, sizeof path, "%s/h5wasm/package.json", dir);
+    snprintf(path, sizeof path, "%s/node_modules/h5wasm/package.json", dir);
     return access(path, R_OK) == 0;
 }
 
 /* Skips the test without node or the npm packages; else points the
- * program at the packages (IOHW_JS_MODULES, which it inherits). */
+ * program at the packages (IOHW_JS_DIR, which it inherits). */
 static void skip_without_tfjs(void)
 {
     static const char *const dirs[] = {
-        IOHW_BACKEND_DIR "/../js/node_modules",
-        IOHW_SOURCE_DIR "/build/js/node_modules",
+        IOHW_BACKEND_DIR "/../js",
+        IOHW_SOURCE_DIR "/build/js",
     };
     if (system("node --version >/dev/null 2>&1") != 0)
         cr_skip_test("node is not installed");
-    const char *env = getenv("IOHW_JS_MODULES");
+    const char *env = getenv("IOHW_JS_DIR");
     if (env != NULL && env[0] != '\0') {
-        if (!has_modules(env))
-            cr_skip_test("IOHW_JS_MODULES=%s holds no tfjs and h5wasm", env);
+        if (!has_packages(env))
+            cr_skip_test("IOHW_JS_DIR=%s holds no tfjs and h5wasm", env);
         return;
     }
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
-        if (has_modules(dirs[i])) {
-            cr_assert_eq(setenv("IOHW_JS_MODULES", dirs[i], 1), 0);
+        if (has_packages(dirs[i])) {
+            cr_assert_eq(setenv("IOHW_JS_DIR", dirs[i], 1), 0);
             return;
         }
-    cr_skip_test("no npm packages in %s or %s (scripts/setup_js.sh installs "
-                 "them)", dirs[0], dirs[1]);
+    cr_skip_test("no npm packages in %s or %s (scripts/setup_js.sh BUILD "
+                 "installs them)", dirs[0], dirs[1]);
 }
 
 /* Loads the exec backend running the program on tfjs's `which` backend. */
@@ -181,7 +182,8 @@ Test(tfjs, a_failure_is_reported_in_one_line)
     int st = pclose(p);
     cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1, "wait status %d: %s", st,
               out);
-    cr_expect(strncmp(out, "tfjs_backend.js: tfjs-cpu ", 26) == 0, "%s", out);
+    cr_expect(strncmp(out, "tfjs_backend.js (tfjs-cpu): ", 28) == 0, "%s",
+              out);
     cr_expect(strstr(out, "no-such-input.h5") != NULL, "%s", out);
     cr_expect(n > 0 && strchr(out, '\n') == out + n - 1,
               "more than one line: %s", out);
