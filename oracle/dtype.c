@@ -223,6 +223,13 @@ double iohw_dtype_load(iohw_dtype dt, const void *base, size_t i)
         memcpy(&h, p + i * sizeof h, sizeof h);
         return dt == IOHW_F16 ? iohw_f16_to_double(h) : iohw_bf16_to_double(h);
     }
+    case IOHW_S8: return (double)((const int8_t *)base)[i];
+    case IOHW_U8: return (double)((const uint8_t *)base)[i];
+    case IOHW_S32: {
+        int32_t v;
+        memcpy(&v, p + i * sizeof v, sizeof v);
+        return (double)v;
+    }
     }
     return NAN;
 }
