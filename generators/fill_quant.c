@@ -15,8 +15,8 @@
  *           power of two (float implementations are exact, section 11.2,
  *           and ties occur, so the rounding modes differ);
  *   fixed:  multiplier[oc] uniform in [2^30, 2^31 - 1] and the largest
- *           shift with M[oc] * r[oc] <= 255 (per tensor: one pair, for the
- *           range of all channels);
+ *           shift with M[oc] * r[oc] <= 255;
+ * (per tensor, r and the middle are those of all channels together);
  *   zp_y:   the middle of y's range minus the mean of M[oc] times the
  *           middle of channel oc's accumulators, rounded and clamped.
  * An s32 y takes the accumulators as they are: nothing is chosen.
@@ -134,15 +134,11 @@ static double m_of(const iohw_problem *p, const void *requant, int64_t oc)
 static void fit_fixed(const iohw_problem *p, const int64_t *r, void *requant,
                       iohw_rng *rng)
 {
-    const int64_t n = iohw_quant_requant_count(p), C = p->out_channels;
+    const int64_t n = iohw_quant_requant_count(p);
     int32_t *q = requant;
     for (int64_t j = 0; j < n; j++) {
-        int64_t range = 1;
-        for (int64_t oc = 0; oc < C; oc++)
-            if ((!p->per_channel || oc == j) && r[oc] > range)
-                range = r[oc];
         q[j] = (int32_t)iohw_rng_range(rng, INT64_C(1) << 30, INT32_MAX);
-        q[n + j] = floor_log2(LEVELS / (double)range, -31, 30);
+        q[n + j] = floor_log2(LEVELS / (double)r[j], -31, 30);
     }
 }
 
@@ -172,9 +168,17 @@ int iohw__quant_fit_output(iohw_problem *p, const void *x, const void *w,
     int rc = lo == NULL || hi == NULL || r == NULL
                  ? iohw_error_set(err, "qrandom: out of memory")
                  : acc_ranges(p, x, w, bias, lo, hi, err);
+    if (rc == 0 && !p->per_channel) /* one M: the range of every channel */
+        for (int64_t oc = 1; oc < C; oc++) {
+            lo[0] = lo[oc] < lo[0] ? lo[oc] : lo[0];
+            hi[0] = hi[oc] > hi[0] ? hi[oc] : hi[0];
+        }
     if (rc == 0) {
-        for (int64_t oc = 0; oc < C; oc++)
+        for (int64_t oc = 0; oc < C; oc++) {
+            lo[oc] = p->per_channel ? lo[oc] : lo[0];
+            hi[oc] = p->per_channel ? hi[oc] : hi[0];
             r[oc] = hi[oc] - lo[oc] > 0 ? hi[oc] - lo[oc] : 1;
+        }
         if (p->m_form == IOHW_QM_FIXED)
             fit_fixed(p, r, requant, rng);
         else

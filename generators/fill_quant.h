@@ -35,4 +35,8 @@ int iohw__quant_inputs(iohw_case *c, iohw_error *err);
  * iohw_quant_run) and terms_max; y_f64 and err_bound stay NULL. */
 int iohw__quant_outputs(iohw_case *c, const iohw_problem *p, iohw_error *err);
 
+/* Fits a quantized descriptor's output parameters as its fill would (the
+ * inputs made and dropped), so that it names the case it generates. */
+int iohw__quant_fit_desc(iohw_desc *d, iohw_error *err);
+
 #endif

@@ -3,6 +3,7 @@
  * section 11.4): inputs by the case's fill (generators/fill_quant.c), and
  * the exact outputs by the oracle (iohw_quant_run).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,4 +52,18 @@ int iohw__quant_outputs(iohw_case *c, const iohw_problem *p, iohw_error *err)
     c->err_bound = NULL;
     c->terms_max = terms;
     return 0;
+}
+
+int iohw__quant_fit_desc(iohw_desc *d, iohw_error *err)
+{
+    iohw_case c;
+    memset(&c, 0, sizeof c);
+    c.p = d->p;
+    snprintf(c.fill, sizeof c.fill, "%s", d->fill);
+    c.seed = d->seed;
+    int rc = iohw__quant_inputs(&c, err);
+    if (rc == 0)
+        d->p = c.p;
+    iohw_case_free(&c);
+    return rc;
 }

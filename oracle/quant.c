@@ -268,7 +268,7 @@ static int64_t load(const void *t, int32_t dtype, int64_t idx)
 /* y_q[idx] := saturate(zp_y + r) in y's dtype (s32: r is acc). */
 static void store(const iohw_quant *q, void *y, int64_t idx, int64_t r)
 {
-    int64_t lo, hi;
+    int64_t lo = 0, hi = 0;
     type_range(q->y_dtype, &lo, &hi);
     int64_t v = q->zp_y + r;
     v = v < lo ? lo : v > hi ? hi : v;

@@ -117,6 +117,19 @@ Test(cases_quant, the_written_y_is_the_oracles_and_the_descriptor_reads_back)
 
 /* --- hostile quantized files ---------------------------------------------- */
 
+/* One broken file per breakage, each a fresh case of descriptor text. */
+static void run_quant_breakages(const breakage *b, size_t n, const char *text)
+{
+    for (size_t i = 0; i < n; i++) {
+        char path[512];
+        tmp_path(path, sizeof path, b[i].label);
+        write_quant(path, text);
+        mutate(path, b[i].m);
+        expect_error(path, ID, IOHW_READ_ALL, b[i].needle, b[i].label);
+        remove(path);
+    }
+}
+
 static void dtype_s16(hid_t f, hid_t g) { (void)f; set_str(g, "dtype", "s16"); }
 static void ydtype_f32(hid_t f, hid_t g) { (void)f; set_str(g, "y_dtype", "f32"); }
 static void wdtype_s32(hid_t f, hid_t g) { (void)f; set_str(g, "w_dtype", "s32"); }
@@ -187,14 +200,7 @@ Test(cases_quant, a_broken_scales_case_is_refused_by_name)
         {"w-unsigned", w_unsigned, "dataset 'w' has type uint8, but the case dtype s8 needs int8"},
         {"y-f64", with_y_f64, "dataset 'y_f64' is present in a quantized case"},
     };
-    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
-        char path[512];
-        tmp_path(path, sizeof path, b[i].label);
-        write_quant(path, SCALES);
-        mutate(path, b[i].m);
-        expect_error(path, ID, IOHW_READ_ALL, b[i].needle, b[i].label);
-        remove(path);
-    }
+    run_quant_breakages(b, sizeof b / sizeof b[0], SCALES);
 }
 
 static void no_shift(hid_t f, hid_t g) { (void)f; H5Ldelete(g, "shift", H5P_DEFAULT); }
@@ -220,14 +226,7 @@ Test(cases_quant, a_broken_fixed_case_is_refused_by_name)
         {"mult-negative", multiplier_negative, "multiplier[0] = -1 is negative"},
         {"shift-long", shift_long, "dataset 'shift' has shape [5] but per_channel = 1 (4 values) needs [4]"},
     };
-    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
-        char path[512];
-        tmp_path(path, sizeof path, b[i].label);
-        write_quant(path, FIXED);
-        mutate(path, b[i].m);
-        expect_error(path, ID, IOHW_READ_ALL, b[i].needle, b[i].label);
-        remove(path);
-    }
+    run_quant_breakages(b, sizeof b / sizeof b[0], FIXED);
 }
 
 Test(cases_quant, the_writer_refuses_a_quantized_case_without_its_requant_values)

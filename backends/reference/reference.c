@@ -87,6 +87,17 @@ int iohw__flush_run(const iohw_problem *p, const void *x, const void *w,
                     const void *bias, void *y, iohw_error *err);
 #endif
 
+/* The end of a run that worked: no error, and the rude builds' act. */
+static int finished(iohw_error *err)
+{
+    if (err != NULL)
+        err->msg[0] = '\0';
+#ifdef REFERENCE_RUDE
+    iohw__rude_act();
+#endif
+    return IOHW_OK;
+}
+
 static int reference_supports(void *ctx, const iohw_problem *p)
 {
     reference_ctx *c = ctx;
@@ -140,12 +151,7 @@ static int reference_run(void *ctx, const iohw_problem *p, const void *x,
         return IOHW_BACKEND_ERROR;
     memcpy(y, r.y, (size_t)iohw_problem_y_count(p) * iohw_dtype_size(p->dtype));
     iohw_oracle_result_free(&r);
-    if (err != NULL)
-        err->msg[0] = '\0';
-#ifdef REFERENCE_RUDE
-    iohw__rude_act();
-#endif
-    return IOHW_OK;
+    return finished(err);
 }
 
 #ifndef REFERENCE_FLUSH
@@ -165,12 +171,7 @@ static int reference_run_quant(void *ctx, const iohw_problem *p, const void *x,
     }
     if (iohw_quant_run(p, x, w, p->has_bias ? bias : NULL, requant, y, err) != 0)
         return IOHW_INVALID_PROBLEM;
-    if (err != NULL)
-        err->msg[0] = '\0';
-#ifdef REFERENCE_RUDE
-    iohw__rude_act();
-#endif
-    return IOHW_OK;
+    return finished(err);
 }
 #endif
 
