@@ -55,4 +55,12 @@ int iohw__case_conv_write(hid_t g, const iohw_problem *p, iohw_error *err);
 int iohw__case_conv_read(hid_t g, iohw_problem *p, iohw_error *err);
 int iohw__case_conv_check(const iohw_problem *p, iohw_error *err);
 
+/* The quantization block of a quantized case (cases/case_quant.c): its
+ * attributes, written after the problem's and read before it is validated
+ * (nothing for a float problem), and the check of c->requant's values. */
+int iohw__case_write_quant_attrs(hid_t g, const iohw_problem *p,
+                                 iohw_error *err);
+int iohw__case_read_quant_attrs(hid_t g, iohw_problem *p, iohw_error *err);
+int iohw__case_check_requant(const iohw_case *c, iohw_error *err);
+
 #endif

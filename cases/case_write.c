@@ -41,6 +41,7 @@
 #include "oracle/dtype.h"
 #include "oracle/layout.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 #define COMPACT_MAX 4096
 #define CHUNK_TARGET ((int64_t)256 * 1024)
@@ -124,6 +125,20 @@ static int check_text(const char *name, const char *s, iohw_error *err)
     return 0;
 }
 
+/* A quantized case: y, the requant values; no y_f64, err_bound. */
+static int check_quant_case(const iohw_case *c, iohw_error *err)
+{
+    if (c->y == NULL)
+        return iohw_error_set(err, "y is NULL (a written case needs its "
+                              "outputs)");
+    if (c->y_f64 != NULL || c->err_bound != NULL)
+        return iohw_error_set(err, "a quantized case has no y_f64 or "
+                              "err_bound: its y is exact");
+    if (iohw__case_check_terms(&c->p, c->terms_max, err) != 0)
+        return -1;
+    return iohw__case_check_requant(c, err);
+}
+
 /* Everything about a case that the reader will check. */
 static int check_case(const iohw_case *c, iohw_error *err)
 {
@@ -145,6 +160,8 @@ static int check_case(const iohw_case *c, iohw_error *err)
         return iohw_error_set(err, "%s is NULL", c->x == NULL ? "x" : "w");
     if (p->has_bias && c->bias == NULL)
         return iohw_error_set(err, "has_bias is 1 but bias is NULL");
+    if (iohw_problem_is_quant(p))
+        return check_quant_case(c, err);
     if (c->y == NULL || c->y_f64 == NULL || c->err_bound == NULL)
         return iohw_error_set(err, "%s is NULL (a written case needs its "
                               "outputs)", c->y == NULL ? "y"
@@ -278,7 +295,25 @@ static int write_attrs(hid_t g, const iohw_case *c, iohw_error *err)
                               c->descriptor ? c->descriptor : "", err) ||
         iohw__h5_write_i64(g, "terms_max", c->terms_max, err) != 0)
         return -1;
+    if (iohw__case_write_quant_attrs(g, p, err) != 0)
+        return -1;
     return iohw__case_conv_write(g, p, err);
+}
+
+/* A quantized case's requant values: s_w[n], or multiplier[n] and
+ * shift[n] (none for an s32 y). */
+static int write_requant(hid_t g, const iohw_case *c, iohw_error *err)
+{
+    const int64_t n[1] = {iohw_quant_requant_count(&c->p)};
+    if (n[0] == 0)
+        return 0;
+    if (c->p.m_form == IOHW_QM_SCALES)
+        return write_dataset(g, "s_w", IOHW_F32, 1, n, c->requant, err);
+    const int32_t *mult = c->requant;
+    if (write_dataset(g, "multiplier", IOHW_S32, 1, n, mult, err) != 0 ||
+        write_dataset(g, "shift", IOHW_S32, 1, n, mult + n[0], err) != 0)
+        return -1;
+    return 0;
 }
 
 /* The datasets of a case. */
@@ -292,13 +327,20 @@ static int write_data(hid_t g, const iohw_case *c, iohw_error *err)
         return -1;
     const int64_t bias_shape[1] = {p->out_channels};
     if (write_dataset(g, "x", p->dtype, xm.ndim, xm.shape, c->x, err) != 0 ||
-        write_dataset(g, "w", p->dtype, wm.ndim, wm.shape, c->w, err) != 0)
+        write_dataset(g, "w", iohw_problem_w_dtype(p), wm.ndim, wm.shape, c->w,
+                      err) != 0)
         return -1;
     if (p->has_bias &&
-        write_dataset(g, "bias", p->dtype, 1, bias_shape, c->bias, err) != 0)
+        write_dataset(g, "bias", iohw_problem_bias_dtype(p), 1, bias_shape,
+                      c->bias, err) != 0)
         return -1;
-    if (write_dataset(g, "y", p->dtype, ym.ndim, ym.shape, c->y, err) != 0 ||
-        write_dataset(g, "y_f64", IOHW_F64, ym.ndim, ym.shape, c->y_f64,
+    if (write_requant(g, c, err) != 0 ||
+        write_dataset(g, "y", iohw_problem_y_dtype(p), ym.ndim, ym.shape, c->y,
+                      err) != 0)
+        return -1;
+    if (iohw_problem_is_quant(p))
+        return 0;
+    if (write_dataset(g, "y_f64", IOHW_F64, ym.ndim, ym.shape, c->y_f64,
                       err) != 0 ||
         write_dataset(g, "err_bound", IOHW_F64, ym.ndim, ym.shape,
                       c->err_bound, err) != 0)

@@ -33,23 +33,23 @@
 const iohw_dtype iohw__dtypes[4] = {IOHW_F32, IOHW_F64, IOHW_F16, IOHW_BF16};
 
 static const char *const CATEGORY[IOHW__CAT_COUNT] = {
-    "pairwise", "layouts", "shapes", "regressions", "fills", "random"
+    "pairwise", "layouts", "shapes", "regressions", "fills", "random", "quant"
 };
 static const char *const FILES[IOHW__CAT_COUNT] = {
     "pairwise.h5", "layouts.h5", "shapes.h5", "regressions.h5", "fills.h5",
-    "random.h5"
+    "random.h5", "quant.h5"
 };
 
 static const iohw__profile PROFILES[] = {
     {"smoke", "about 250 small cases in seconds: pairwise coverage, every bug "
               "class of the regression corpus, every fill and dtype",
-     1, 0, 1, 1, 1, 1, 1, 1, 0},
+     1, 0, 1, 1, 1, 1, 1, 1, 0, 1},
     {"ci", "about 2,000 cases for continuous integration: eight covering arrays, "
            "every layout permutation, shapes and regressions in several dtypes",
-     8, 1, 2, 4, 2, 2, 3, 2, 0},
+     8, 1, 2, 4, 2, 2, 3, 2, 0, 5},
     {"full", "about 21,000 cases: thirty covering arrays, every layout in every "
              "dtype, every shape in every dtype and fill, random combinations",
-     30, 1, 4, 4, 6, 4, 3, 5, 14000},
+     30, 1, 4, 4, 6, 4, 3, 5, 14000, 5},
 };
 #define NPROFILES (sizeof PROFILES / sizeof PROFILES[0])
 
@@ -164,7 +164,7 @@ int iohw_plan_profile(const char *profile, uint64_t seed, iohw_plan *plan,
         || iohw__plan_shapes(plan, pr, err) != 0
         || iohw__plan_regressions(plan, pr, err) != 0
         || iohw__plan_fills(plan, pr, err) != 0 || iohw__plan_random(plan, pr, err) != 0
-        || iohw__plan_coverage(plan, err) != 0) {
+        || iohw__plan_quant(plan, pr, err) != 0 || iohw__plan_coverage(plan, err) != 0) {
         iohw_plan_free(plan);
         return -1;
     }

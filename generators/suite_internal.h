@@ -11,6 +11,7 @@
  *   suite_regressions.c  the regression corpus
  *   suite_narrow.c       its narrow rows (special values, conversions,
  *                        blocked-loop tails)
+ *   suite_quant.c        the quantized category
  */
 #ifndef IOHW_SUITE_INTERNAL_H
 #define IOHW_SUITE_INTERNAL_H
@@ -30,6 +31,7 @@ enum {
     IOHW__CAT_REGRESSIONS,
     IOHW__CAT_FILLS,
     IOHW__CAT_RANDOM,
+    IOHW__CAT_QUANT,
     IOHW__CAT_COUNT
 };
 
@@ -46,6 +48,7 @@ typedef struct iohw__profile {
     int fills_ranks;        /* 1: ranks in turn; 3: every rank */
     int fills_seeds;        /* cases per fill, dtype and rank */
     int random_cases;       /* random category size */
+    int quant_variants;     /* variants of each quantized row (suite_quant.c) */
 } iohw__profile;
 
 /* The profile of that name, or NULL. */
@@ -81,6 +84,10 @@ int iohw__plan_regressions(iohw_plan *plan, const iohw__profile *pr,
  * the end of the shapes file. */
 int iohw__plan_conventions(iohw_plan *plan, const iohw__profile *pr,
                            iohw_error *err);
+/* The quantized category (suite_quant.c): all of it, and its random rows. */
+int iohw__plan_quant(iohw_plan *plan, const iohw__profile *pr, iohw_error *err);
+int iohw__plan_quant_random(iohw_plan *plan, const iohw__profile *pr,
+                            iohw_error *err);
 /* The narrow rows of the corpus (suite_narrow.c), planned after the rest. */
 int iohw__plan_narrow(iohw_plan *plan, const iohw__profile *pr,
                       iohw_error *err);

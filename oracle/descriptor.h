@@ -3,6 +3,9 @@
  * section 6, docs/SPEC.md), e.g.
  *   n=2 ci=4 co=6 g=2 in=5x7 k=3x2 s=2x1 d=1x2 pad=1:0x0:1 op=1x0 bias=1
  *   dt=f32 xl=NHWC wl=OIHW fill=normal seed=7
+ * and for a quantized problem (section 11.4) keys after dt, e.g.
+ *   dt=u8 wdt=s8 ydt=u8 zp=3,0,-5 round=half_even m=scales pc=1 sx=0.5
+ *   sy=0.25 ... fill=qrandom
  */
 #ifndef IOHW_DESCRIPTOR_H
 #define IOHW_DESCRIPTOR_H
@@ -46,6 +49,9 @@ int iohw_desc_format_problem(const iohw_problem *p, const char *fill,
 /* The fills the project knows, NULL-terminated: exact, normal, uniform,
  * cancel, range, special. */
 const char *const *iohw_fill_names(void);
+/* 1 for the float fills and the quantized ones. */
 int iohw_fill_known(const char *name);
+/* 1 for a fill of quantized problems (qrandom). */
+int iohw_fill_is_quant(const char *name);
 
 #endif

@@ -119,6 +119,9 @@ size_t iohw_dtype_size(iohw_dtype dt)
     case IOHW_F64: return 8;
     case IOHW_F16: return 2;
     case IOHW_BF16: return 2;
+    case IOHW_S8: return 1;
+    case IOHW_U8: return 1;
+    case IOHW_S32: return 4;
     }
     return 0;
 }
@@ -130,13 +133,17 @@ const char *iohw_dtype_name(iohw_dtype dt)
     case IOHW_F64: return "f64";
     case IOHW_F16: return "f16";
     case IOHW_BF16: return "bf16";
+    case IOHW_S8: return "s8";
+    case IOHW_U8: return "u8";
+    case IOHW_S32: return "s32";
     }
     return "?";
 }
 
 int iohw_dtype_parse(const char *name, iohw_dtype *dt)
 {
-    static const iohw_dtype all[] = {IOHW_F32, IOHW_F64, IOHW_F16, IOHW_BF16};
+    static const iohw_dtype all[] = {IOHW_F32, IOHW_F64, IOHW_F16, IOHW_BF16,
+                                     IOHW_S8, IOHW_U8, IOHW_S32};
     if (name == NULL)
         return -1;
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
@@ -147,6 +154,11 @@ int iohw_dtype_parse(const char *name, iohw_dtype *dt)
         }
     }
     return -1;
+}
+
+int iohw_dtype_is_float(iohw_dtype dt)
+{
+    return dt == IOHW_F32 || dt == IOHW_F64 || dt == IOHW_F16 || dt == IOHW_BF16;
 }
 
 double iohw_dtype_unit_roundoff(iohw_dtype dt)
@@ -210,6 +222,13 @@ double iohw_dtype_load(iohw_dtype dt, const void *base, size_t i)
         uint16_t h;
         memcpy(&h, p + i * sizeof h, sizeof h);
         return dt == IOHW_F16 ? iohw_f16_to_double(h) : iohw_bf16_to_double(h);
+    }
+    case IOHW_S8: return (double)((const int8_t *)base)[i];
+    case IOHW_U8: return (double)((const uint8_t *)base)[i];
+    case IOHW_S32: {
+        int32_t v;
+        memcpy(&v, p + i * sizeof v, sizeof v);
+        return (double)v;
     }
     }
     return NAN;

@@ -311,8 +311,28 @@ Test(dtype, each_type_has_its_name_size_and_unit_roundoff)
 Test(dtype, an_unknown_type_has_no_name_and_no_size)
 {
     cr_expect_str_eq(iohw_dtype_name((iohw_dtype)0), "?");
-    cr_expect_str_eq(iohw_dtype_name((iohw_dtype)5), "?");
+    cr_expect_str_eq(iohw_dtype_name((iohw_dtype)8), "?");
     cr_expect_eq(iohw_dtype_size((iohw_dtype)0), 0);
+    cr_expect_eq(iohw_dtype_size((iohw_dtype)8), 0);
+    cr_expect_eq(iohw_dtype_is_float((iohw_dtype)8), 0);
+}
+
+Test(dtype, the_quantized_types_have_names_and_sizes_but_are_not_floats)
+{
+    const struct {
+        iohw_dtype dt;
+        const char *name;
+        size_t size;
+    } t[] = {{IOHW_S8, "s8", 1}, {IOHW_U8, "u8", 1}, {IOHW_S32, "s32", 4}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        iohw_dtype dt = (iohw_dtype)0;
+        cr_expect_str_eq(iohw_dtype_name(t[i].dt), t[i].name);
+        cr_expect_eq(iohw_dtype_size(t[i].dt), t[i].size, "%s", t[i].name);
+        cr_expect_eq(iohw_dtype_parse(t[i].name, &dt), 0, "%s", t[i].name);
+        cr_expect_eq(dt, t[i].dt, "%s", t[i].name);
+        cr_expect_eq(iohw_dtype_is_float(t[i].dt), 0, "%s", t[i].name);
+    }
+    cr_expect_eq(iohw_dtype_is_float(IOHW_BF16), 1);
 }
 
 Test(dtype, a_bad_name_is_refused_and_leaves_the_type_alone)
