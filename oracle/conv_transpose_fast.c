@@ -102,10 +102,13 @@ static void tap_range(int64_t L, int64_t S, int64_t D, int64_t P, int64_t O,
 }
 
 /*
- * The innermost loops, one row of one tap: acc[j] += x[j]*wv and
- * bound[j] += |x[j]*wv| for j < n, both contiguous.  On x86-64 they are
- * also compiled for AVX2 / FMA and picked at run time; every clone does the
- * same IEEE operations in the same order, so the results are identical.
+ * The innermost loops, the rows of one tap: for each of nd x nh input rows
+ * (steps x_sd, x_sh in x; a_sd, a_sh in the accumulator), acc[j] +=
+ * x[j]*wv and bound[j] += |x[j]*wv| for j < len, both contiguous; distinct
+ * input rows of one tap land in distinct output rows.  On x86-64 they are
+ * also compiled for AVX2 / FMA and picked at run time, once per tap (rows
+ * are often a dozen elements long); every clone does the same IEEE
+ * operations in the same order, so the results are identical.
  */
 #if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute)
 #if __has_attribute(target_clones)
@@ -116,22 +119,40 @@ static void tap_range(int64_t L, int64_t S, int64_t D, int64_t P, int64_t O,
 #define CLONES(...)
 #endif
 
+/* Where the rows of one tap are. */
+typedef struct tap_rows {
+    int64_t nd, nh, len;          /* rows along D and H, row length */
+    int64_t x_sd, x_sh;           /* steps between input rows */
+    int64_t a_sd, a_sh;           /* steps between accumulator rows */
+} tap_rows;
+
 CLONES("arch=x86-64-v3", "default")
-static void row_plain(int64_t n, double wv, const double *restrict xr,
-                      double *restrict ya, double *restrict ea)
+static void rows_plain(const tap_rows *t, double wv, const double *restrict x,
+                       double *restrict ya, double *restrict ea)
 {
-    for (int64_t j = 0; j < n; j++)
-        iohw__add_term(xr[j], wv, &ya[j], &ea[j]);
+    for (int64_t d = 0; d < t->nd; d++)
+        for (int64_t h = 0; h < t->nh; h++) {
+            const double *xr = x + d * t->x_sd + h * t->x_sh;
+            const int64_t a = d * t->a_sd + h * t->a_sh;
+            for (int64_t j = 0; j < t->len; j++)
+                iohw__add_term(xr[j], wv, &ya[a + j], &ea[a + j]);
+        }
 }
 
 /* The same in double-double: (yh, yl) += x[j]*wv, (eh, el) += |x[j]*wv|. */
 CLONES("arch=x86-64-v3", "default")
-static void row_dd(int64_t n, double wv, const double *restrict xr,
-                   double *restrict yh, double *restrict yl,
-                   double *restrict eh, double *restrict el)
+static void rows_dd(const tap_rows *t, double wv, const double *restrict x,
+                    double *restrict yh, double *restrict yl,
+                    double *restrict eh, double *restrict el)
 {
-    for (int64_t j = 0; j < n; j++)
-        iohw__add_term_dd(xr[j], wv, &yh[j], &yl[j], &eh[j], &el[j]);
+    for (int64_t d = 0; d < t->nd; d++)
+        for (int64_t h = 0; h < t->nh; h++) {
+            const double *xr = x + d * t->x_sd + h * t->x_sh;
+            const int64_t a = d * t->a_sd + h * t->a_sh;
+            for (int64_t j = 0; j < t->len; j++)
+                iohw__add_term_dd(xr[j], wv, &yh[a + j], &yl[a + j], &eh[a + j],
+                                  &el[a + j]);
+        }
 }
 
 /*
@@ -185,20 +206,22 @@ static void scatter_tap(const plan *pl, const accum *ac, const double *xp,
     const int64_t jz = j0 + nw < je ? j0 + nw : je;
     if (ja >= jz)
         return;
-    const int64_t len = jz - ja;
     const int64_t iwa = iw0 + (ja - j0);
-    for (int64_t id = pl->ilo[0][kd]; id < pl->ihi[0][kd]; id++) {
-        const int64_t od = id * SD - PD + kd * DD;
-        for (int64_t ih = pl->ilo[1][kh]; ih < pl->ihi[1][kh]; ih++) {
-            const int64_t oh = ih * SH - PH + kh * DH;
-            const double *xr = xp + (id * LH + ih) * LW + iwa;
-            const int64_t a = ((od * OH + oh) * SP + r) * OJ + ja;
-            if (pl->dd)
-                row_dd(len, wv, xr, ac->yh + a, ac->yl + a, ac->eh + a, ac->el + a);
-            else
-                row_plain(len, wv, xr, ac->yh + a, ac->eh + a);
-        }
-    }
+    const int64_t id = pl->ilo[0][kd], ih = pl->ilo[1][kh];
+    const tap_rows t = {
+        .nd = pl->ihi[0][kd] - id, .nh = pl->ihi[1][kh] - ih, .len = jz - ja,
+        .x_sd = LH * LW, .x_sh = LW, .a_sd = SD * OH * SP * OJ, .a_sh = SH * SP * OJ,
+    };
+    if (t.nd <= 0 || t.nh <= 0)
+        return;
+    const int64_t od = id * SD - PD + kd * DD;
+    const int64_t oh = ih * SH - PH + kh * DH;
+    const double *x = xp + (id * LH + ih) * LW + iwa;
+    const int64_t a = ((od * OH + oh) * SP + r) * OJ + ja;
+    if (pl->dd)
+        rows_dd(&t, wv, x, ac->yh + a, ac->yl + a, ac->eh + a, ac->el + a);
+    else
+        rows_plain(&t, wv, x, ac->yh + a, ac->eh + a);
 }
 
 /* Writes plane q out in natural order, phase by phase (ow = j*SW + r);
