@@ -129,10 +129,13 @@ typedef struct tap_rows {
     int64_t a_off, a_sd, a_sh;
 } tap_rows;
 
-CLONES("arch=x86-64-v3", "default")
-static void taps_plain(int64_t ntaps, const tap_rows *rows, const double *w,
-                       const double *restrict x, double *restrict ya,
-                       double *restrict ea)
+/* The loops of both; dd is a constant in each caller, so each compiles to
+ * its own loop. */
+static IOHW__ALWAYS_INLINE void taps_loop(int64_t ntaps, const tap_rows *rows,
+                                          const double *w, const double *restrict x,
+                                          double *restrict yh, double *restrict yl,
+                                          double *restrict eh, double *restrict el,
+                                          const int dd)
 {
     for (int64_t k = 0; k < ntaps; k++) {
         const tap_rows *t = &rows[k];
@@ -141,30 +144,30 @@ static void taps_plain(int64_t ntaps, const tap_rows *rows, const double *w,
             for (int64_t h = 0; h < t->nh; h++) {
                 const double *xr = x + t->x_off + d * t->x_sd + h * t->x_sh;
                 const int64_t a = t->a_off + d * t->a_sd + h * t->a_sh;
-                for (int64_t j = 0; j < t->len; j++)
-                    iohw__add_term(xr[j], wv, &ya[a + j], &ea[a + j]);
+                for (int64_t j = 0; j < t->len; j++) {
+                    if (dd)
+                        iohw__add_term_dd(xr[j], wv, &yh[a + j], &yl[a + j],
+                                          &eh[a + j], &el[a + j]);
+                    else
+                        iohw__add_term(xr[j], wv, &yh[a + j], &eh[a + j]);
+                }
             }
     }
+}
+
+CLONES("arch=x86-64-v3", "default")
+static void taps_plain(int64_t ntaps, const tap_rows *rows, const double *w,
+                       const double *x, double *yh, double *eh)
+{
+    taps_loop(ntaps, rows, w, x, yh, NULL, eh, NULL, 0);
 }
 
 /* The same in double-double: (yh, yl) += x[j]*wv, (eh, el) += |x[j]*wv|. */
 CLONES("arch=x86-64-v3", "default")
 static void taps_dd(int64_t ntaps, const tap_rows *rows, const double *w,
-                    const double *restrict x, double *restrict yh,
-                    double *restrict yl, double *restrict eh, double *restrict el)
+                    const double *x, double *yh, double *yl, double *eh, double *el)
 {
-    for (int64_t k = 0; k < ntaps; k++) {
-        const tap_rows *t = &rows[k];
-        const double wv = w[k];
-        for (int64_t d = 0; d < t->nd; d++)
-            for (int64_t h = 0; h < t->nh; h++) {
-                const double *xr = x + t->x_off + d * t->x_sd + h * t->x_sh;
-                const int64_t a = t->a_off + d * t->a_sd + h * t->a_sh;
-                for (int64_t j = 0; j < t->len; j++)
-                    iohw__add_term_dd(xr[j], wv, &yh[a + j], &yl[a + j],
-                                      &eh[a + j], &el[a + j]);
-            }
-    }
+    taps_loop(ntaps, rows, w, x, yh, yl, eh, el, 1);
 }
 
 /*
