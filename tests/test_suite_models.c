@@ -4,8 +4,9 @@
  * network of issue 14 is a tag with cases, ids are unique and name the
  * network and layer, every case is a valid f32 exact problem, EnCodec's
  * k=10 s=5 layer pads asymmetrically, benchdnn's unet_3d layer is dilated,
- * the files stay under 1 GB even uncompressed, and `iohw help gen` and
- * `--list-profiles` show the profile.
+ * the files stay under 1 GB even uncompressed, a suite inside a backend's
+ * claim keeps the ids, and `iohw help gen` and `--list-profiles` show the
+ * profile.
  */
 #include <criterion/criterion.h>
 
@@ -159,5 +160,17 @@ Test(models_profile, help_and_the_profile_list_show_it)
     free(out);
     cr_assert_eq(sh(&out, "'%s' gen --list-profiles", IOHW_BIN), 0, "%s", out);
     cr_expect(strstr(out, "\nmodels ") != NULL, "%s", out);
+    free(out);
+}
+
+Test(models_profile, a_suite_inside_a_backends_claim_keeps_the_network_and_layer_ids)
+{
+    char *out;
+    cr_assert_eq(sh(&out, "'%s' gen --profile models --for-backend "
+                    "'%s/libiohw_reference.so' --dry-run", IOHW_BIN,
+                    IOHW_BACKEND_DIR), 0, "%s", out);
+    cr_expect(strstr(out, "\nmodels.dcgan.deconv1\t") != NULL, "%.400s", out);
+    cr_expect(strstr(out, "\nmodels.encodec.up5\t") != NULL, "%.400s", out);
+    cr_expect(strstr(out, "\nct") == NULL, "%.400s", out);
     free(out);
 }
