@@ -8,7 +8,7 @@
 # libpthreadpool-dev without making the one depend on the other.)
 set -euo pipefail
 
-packages=(gcc g++ make cmake pkg-config libhdf5-dev zlib1g-dev hdf5-tools libcriterion-dev
+packages=(gcc g++ make cmake pkg-config libhdf5-dev hdf5-tools libcriterion-dev
           gcovr python3 python3-h5py python3-numpy chromium
           libdnnl-dev libxnnpack-dev libpthreadpool-dev libtorch-dev
           libarmnn-dev python3-torch clang libclang-rt-14-dev)

@@ -1,8 +1,8 @@
 /*
  * tests/test_cases_storage.c - the storage the writer chooses per dataset
  * (specification section 4): shuffle and deflate level 1 for data whose
- * sample deflates to half or less, contiguous without filters for data that
- * does not, compact for small datasets; and every file of a smoke
+ * sample's byte planes code to half or less, contiguous without filters for
+ * data whose planes do not, compact for small datasets; and every file of a smoke
  * generation read back by iohw's reader and by plain h5py, byte for byte
  * the same.
  */
@@ -53,9 +53,9 @@ static storage storage_of(hid_t fid, const char *name)
 }
 
 /* A 1-d case of 4096 positions: x f32 near 1.0 with one random byte in
- * four (deflates to about a third), y random bits (does not deflate),
- * y_f64 three random bytes in eight (deflates to about 0.45), err_bound
- * zeros, w a single compact element. */
+ * four (codes to about a quarter), y random bits (does not shrink), y_f64
+ * three random bytes in eight (codes to about 3/8), err_bound zeros, w a
+ * single compact element. */
 static void build_mixed(iohw_case *c)
 {
     build(&(spec){"mixed", 1, 1, 1, 1, 1, {4096}, {1}, {1}, {1}, {0}, {0},
@@ -69,7 +69,7 @@ static void build_mixed(iohw_case *c)
     }
 }
 
-Test(case_storage_choice, data_that_deflates_to_half_or_less_gets_shuffle_and_deflate_level_1)
+Test(case_storage_choice, data_whose_sample_codes_to_half_or_less_gets_shuffle_and_deflate_level_1)
 {
     char path[512];
     tmp_path(path, sizeof path, "mixed");
@@ -109,7 +109,7 @@ Test(case_storage_choice, data_that_deflates_to_half_or_less_gets_shuffle_and_de
     remove(path);
 }
 
-Test(case_storage_choice, data_that_deflates_to_more_than_half_stays_contiguous)
+Test(case_storage_choice, data_whose_sample_codes_to_more_than_half_stays_contiguous)
 {
     char path[512];
     tmp_path(path, sizeof path, "threequarters");
