@@ -21,7 +21,7 @@
 const char iohw_cli_gen_help[] =
     "Usage: iohw gen --problem 'DESCRIPTOR' [--problem 'DESCRIPTOR' ...] -o FILE\n"
     "                [--id ID] [--threads N] [--definition]\n"
-    "       iohw gen --profile smoke|ci|full -o DIR [--seed S] [--threads N]\n"
+    "       iohw gen --profile smoke|ci|full|models -o DIR [--seed S] [--threads N]\n"
     "                [--dry-run] [--definition] [--for-backend LIB.so]\n"
     "       iohw gen --list-profiles\n"
     "\n"
@@ -45,6 +45,12 @@ const char iohw_cli_gen_help[] =
     "          class of the regression corpus\n"
     "  ci      1,500 to 5,000 cases, under 100 MB\n"
     "  full    20,000 cases or more\n"
+    "  models  the transposed-convolution layers of real networks, one case per\n"
+    "          layer in models.h5, id models.<network>.<layer>, tag\n"
+    "          model-<network>: DCGAN, U-Net, HiFi-GAN, MelGAN, EnCodec, 3-D U-Net,\n"
+    "          V-Net, YOLOv8-seg, FCN-8s and benchdnn's deconv shapes (alexnet,\n"
+    "          googlenet, masknet, unet_3d dilated, channel tails); f32, exact\n"
+    "          fill; under 1 GB\n"
     "\n"
     "With --for-backend LIB.so, the suite fits what that backend claims.  A\n"
     "child process loads it and asks its supports() over the factor space of\n"
@@ -58,8 +64,9 @@ const char iohw_cli_gen_help[] =
     "UNSUPPORTED.  Prints the claim, how many of the plain profile's cases the\n"
     "backend claims and the claimed-pair coverage of both: of the pairs the\n"
     "backend claims, how many the suite holds.  A backend that claims nothing\n"
-    "is an error.  Ids are numbered anew; the same backend, profile and seed\n"
-    "write the same suite.\n"
+    "is an error.  Ids are numbered anew (the models profile keeps its\n"
+    "models.<network>.<layer>); the same backend, profile and seed write the\n"
+    "same suite.\n"
     "Regression cases carry a tag bug-<name> (bug-io-swap, bug-no-flip, ...);\n"
     "cases with NaN, Inf and subnormal inputs carry fill-special, so\n"
     "--filter 'tag!=fill-special' in 'iohw run' leaves them out.\n"
@@ -68,7 +75,8 @@ const char iohw_cli_gen_help[] =
     "  --problem DESC      a problem descriptor (repeatable; see below)\n"
     "  -o, --output PATH   the case file (--problem) or the suite directory\n"
     "                      (--profile) to write; files are replaced\n"
-    "  --profile NAME      write the suite of profile NAME: smoke, ci or full\n"
+    "  --profile NAME      write the suite of profile NAME: smoke, ci, full or\n"
+    "                      models\n"
     "  --seed S            with --profile: vary every fill reproducibly (64-bit\n"
     "                      unsigned integer; default 1); the problems stay the same\n"
     "  --dry-run           with --profile: print the manifest lines on stdout and\n"
@@ -218,7 +226,7 @@ static int plan_suite(const gen_options *o, iohw_plan *plan)
     }
     if (iohw_profile_about(o->profile) == NULL)
         return iohw_cli_usage("gen", "--profile: unknown profile '%s' (expected smoke, "
-                              "ci or full)", o->profile);
+                              "ci, full or models)", o->profile);
     iohw_cli_claim cc;
     if (iohw_cli_claim_learn(o->backend, &cc, &e) != 0) {
         iohw_cli_error("gen: --for-backend: %s", e.msg);

@@ -12,6 +12,7 @@
  *   suite_narrow.c       its narrow rows (special values, conversions,
  *                        blocked-loop tails)
  *   suite_quant.c        the quantized category
+ *   suite_models.c       the layers of real networks (profile models)
  */
 #ifndef IOHW_SUITE_INTERNAL_H
 #define IOHW_SUITE_INTERNAL_H
@@ -32,6 +33,7 @@ enum {
     IOHW__CAT_FILLS,
     IOHW__CAT_RANDOM,
     IOHW__CAT_QUANT,
+    IOHW__CAT_MODELS,
     IOHW__CAT_COUNT
 };
 
@@ -49,6 +51,7 @@ typedef struct iohw__profile {
     int fills_seeds;        /* cases per fill, dtype and rank */
     int random_cases;       /* random category size */
     int quant_variants;     /* variants of each quantized row (suite_quant.c) */
+    int models;             /* 1: the models category alone */
 } iohw__profile;
 
 /* The profile of that name, or NULL. */
@@ -90,6 +93,9 @@ int iohw__plan_quant_random(iohw_plan *plan, const iohw__profile *pr,
                             iohw_error *err);
 /* The narrow rows of the corpus (suite_narrow.c), planned after the rest. */
 int iohw__plan_narrow(iohw_plan *plan, const iohw__profile *pr,
+                      iohw_error *err);
+/* The layers of real networks (suite_models.c), when pr->models. */
+int iohw__plan_models(iohw_plan *plan, const iohw__profile *pr,
                       iohw_error *err);
 
 /* The pairwise factors (suite_factors.c): the spec of the covering arrays

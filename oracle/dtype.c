@@ -264,6 +264,16 @@ void iohw_dtype_to_double(iohw_dtype dt, const void *src, double *dst, size_t n)
 
 void iohw_dtype_from_double(iohw_dtype dt, const double *src, void *dst, size_t n)
 {
+    /* f32, the common case, in a loop of its own: the same conversion
+     * without a call and a switch per element (a tenth of writing a case). */
+    if (dt == IOHW_F32) {
+        unsigned char *p = dst;
+        for (size_t i = 0; i < n; i++) {
+            const float f = (float)src[i];
+            memcpy(p + i * sizeof f, &f, sizeof f);
+        }
+        return;
+    }
     for (size_t i = 0; i < n; i++)
         iohw_dtype_store(dt, dst, i, src[i]);
 }
