@@ -234,6 +234,25 @@ double iohw_dtype_load(iohw_dtype dt, const void *base, size_t i)
     return NAN;
 }
 
+/* v rounded to nearest (ties to even) and saturated to an integer type;
+ * NaN stores 0. */
+static void store_integer(iohw_dtype dt, unsigned char *p, size_t i, double v)
+{
+    const double lo = dt == IOHW_S8 ? INT8_MIN : dt == IOHW_U8 ? 0 : INT32_MIN;
+    const double hi = dt == IOHW_S8 ? INT8_MAX : dt == IOHW_U8 ? UINT8_MAX : INT32_MAX;
+    double r = isnan(v) ? 0.0 : v < lo ? lo : v > hi ? hi : v;
+    const double fl = floor(r), frac = r - fl;
+    r = frac > 0.5 || (frac == 0.5 && fmod(fl, 2.0) != 0.0) ? fl + 1.0 : fl;
+    if (dt == IOHW_S8) {
+        p[i] = (unsigned char)(int8_t)r;
+    } else if (dt == IOHW_U8) {
+        p[i] = (unsigned char)r;
+    } else {
+        const int32_t w = (int32_t)r;
+        memcpy(p + i * sizeof w, &w, sizeof w);
+    }
+}
+
 void iohw_dtype_store(iohw_dtype dt, void *base, size_t i, double v)
 {
     unsigned char *p = base;
@@ -253,6 +272,11 @@ void iohw_dtype_store(iohw_dtype dt, void *base, size_t i, double v)
         memcpy(p + i * sizeof h, &h, sizeof h);
         return;
     }
+    case IOHW_S8:
+    case IOHW_U8:
+    case IOHW_S32:
+        store_integer(dt, p, i, v);
+        return;
     }
 }
 

@@ -27,8 +27,8 @@ const char *iohw_dtype_name(iohw_dtype dt);
 int iohw_dtype_parse(const char *name, iohw_dtype *dt);
 
 /* 1 for the float types f32, f64, f16, bf16 (the only ones the rest of
- * this header converts, iohw_dtype_load aside), 0 for the integer types
- * and unknown codes. */
+ * this header converts, iohw_dtype_load and iohw_dtype_store aside), 0 for
+ * the integer types and unknown codes. */
 int iohw_dtype_is_float(iohw_dtype dt);
 
 /* Unit roundoff u: 2^-24, 2^-53, 2^-11, 2^-8. */
@@ -47,7 +47,8 @@ double iohw_dtype_round(iohw_dtype dt, double v);
  * s32). */
 double iohw_dtype_load(iohw_dtype dt, const void *base, size_t i);
 
-/* Stores v rounded to dt as element i of an array of dt. */
+/* Stores v rounded to dt as element i of an array of dt (s8, u8, s32:
+ * rounded to nearest, ties to even, and saturated). */
 void iohw_dtype_store(iohw_dtype dt, void *base, size_t i, double v);
 
 /* Whole-array conversions (n elements). */

@@ -19,7 +19,10 @@
 #include "harness/console.h"
 #include "harness/loader.h"
 #include "harness/run.h"
+#include "harness/shrink.h"
 #include "reports/reports.h"
+#include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 #include "support/run_options.h"
 
 static const char *const quant_specs[] = {
@@ -253,4 +256,34 @@ Test(run_quant, the_reference_run_refuses_a_quantized_problem)
     cr_expect(strstr(iohw_backend_last_error(&lb), "goes to run_quant") != NULL, "%s",
               iohw_backend_last_error(&lb));
     iohw_backend_unload(&lb);
+}
+
+/* A quantized failure shrinks to a smaller quantized case that still
+ * fails the same way, and the reference backend passes it. */
+Test(run_quant, a_quantized_failure_shrinks_to_a_smaller_quantized_case)
+{
+    suite s;
+    char path[512];
+    iohw_shrink_options o;
+    iohw_shrink_result out;
+    iohw_error err = {{0}};
+    make_suite(&s, "shrink");
+    snprintf(path, sizeof path, "%s/libiohw_quant_off_by_one_first.so", IOHW_BACKEND_DIR);
+    iohw_shrink_options_init(&o);
+    o.backend = path;
+    o.tmpdir = s.dir;
+    cr_assert_eq(iohw_shrink_case(&o, s.file, "q.0", &out, &err), 0, "%s", err.msg);
+    const iohw_case *c = &out.minimal_case;
+    cr_expect_eq(out.minimal.status, IOHW_RESULT_FAIL);
+    cr_expect_eq(out.minimal.mismatches, 1);
+    cr_expect(iohw_problem_is_quant(&c->p), "%s", c->descriptor);
+    cr_expect_lt(iohw_problem_y_count(&c->p), out.original.elements, "%s", c->descriptor);
+    uint8_t y[64];
+    cr_assert_leq(iohw_problem_y_count(&c->p), 64, "%s", c->descriptor);
+    cr_assert_eq(iohw_quant_run(&c->p, c->x, c->w, c->bias, c->requant, y, &err), 0, "%s",
+                 err.msg);
+    cr_expect_eq(memcmp(y, c->y, (size_t)iohw_problem_y_count(&c->p)), 0,
+                 "the minimal case's y is the oracle's");
+    iohw_case_free(&out.minimal_case);
+    nftw(s.dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
 }
