@@ -422,12 +422,12 @@ static int parse_convention(const token tok[K_COUNT], const int seen[K_COUNT],
                              "padding differently");
         return 0;
     }
-    if (copy_word(&tok[K_CONV], word, sizeof word) != 0 ||
+    if (iohw__desc_copy_word(&tok[K_CONV], word, sizeof word) != 0 ||
         iohw_convention_parse(word, &p->convention) != 0)
         return iohw__desc_tok_error(err, &tok[K_CONV], "unknown convention (onnx, tf, tvm, "
                          "torch, mxnet)");
     if (seen[K_AUTO_PAD] &&
-        (copy_word(&tok[K_AUTO_PAD], word, sizeof word) != 0 ||
+        (iohw__desc_copy_word(&tok[K_AUTO_PAD], word, sizeof word) != 0 ||
          iohw_auto_pad_parse(word, &p->auto_pad) != 0))
         return iohw__desc_tok_error(err, &tok[K_AUTO_PAD], "unknown auto_pad (same_upper, "
                          "same_lower, valid)");
