@@ -78,8 +78,8 @@ static int total_of(const engine *e, iohw_env_get get, void *ctx, int shard_tota
 static int read_engine(const engine *e, iohw_env_get get, void *ctx, int shard_total,
                        iohw_shard_env *out, iohw_error *err)
 {
-    long total, index;
-    const char *total_name;
+    long total = 0, index = 0;
+    const char *total_name = "";
     if (total_of(e, get, ctx, shard_total, &total, &total_name, err) != 0)
         return -1;
     const char *text = get(e->index_var, ctx);
