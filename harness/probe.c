@@ -48,6 +48,14 @@ static int send_str(int fd, const char *text)
     return send_full(fd, &len, sizeof len) != 0 || send_full(fd, text, len) != 0 ? -1 : 0;
 }
 
+/* At most max - 1 bytes of text: a backend's name or version longer than
+ * the probe keeps is cut, not an error. */
+static int send_cut(int fd, const char *text, size_t max)
+{
+    uint32_t len = (uint32_t)strnlen(text, max - 1);
+    return send_full(fd, &len, sizeof len) != 0 || send_full(fd, text, len) != 0 ? -1 : 0;
+}
+
 static int recv_str(int fd, char *buf, size_t n)
 {
     uint32_t len = 0;
@@ -69,8 +77,10 @@ static void child(const char *backend, int fd)
         send_str(fd, err.msg);
         iohw__exit_child(0);
     }
-    if (send_str(fd, lb.table->name ? lb.table->name : "?") != 0
-        || send_str(fd, lb.table->version ? lb.table->version : "?") != 0)
+    const iohw_probe *pr = NULL;
+    if (send_cut(fd, lb.table->name ? lb.table->name : "?", sizeof pr->name) != 0
+        || send_cut(fd, lb.table->version ? lb.table->version : "?",
+                    sizeof pr->version) != 0)
         iohw__exit_child(1);
     iohw_problem p;
     const int has_run_quant = IOHW_HAS_MEMBER(lb.table, iohw_backend, run_quant)

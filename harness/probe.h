@@ -23,7 +23,7 @@ typedef struct iohw_probe {
     int64_t calls;      /* supports() calls answered */
     int64_t claimed;    /* of those, IOHW_OK */
     char backend[1024];
-    char name[128];     /* the backend's name and version */
+    char name[128];     /* the backend's name and version, cut to fit */
     char version[128];
 } iohw_probe;
 
