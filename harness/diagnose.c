@@ -24,6 +24,7 @@
 
 #include "harness/compare.h"
 #include "harness/diagnose_internal.h"
+#include "harness/diagnose_quant.h"
 #include "oracle/dtype.h"
 #include "oracle/layout.h"
 #include "oracle/oracle.h"
@@ -31,23 +32,25 @@
 
 #define DIAGNOSE_MAX_WORK ((int64_t)1 << 26)
 
+/* The float misinterpretations, then the quantized ones
+ * (diagnose_quant.c). */
 int iohw_diagnose_count(void)
 {
-    return iohw__dg_table_count;
+    return iohw__dg_table_count + iohw__dgq_count();
 }
 
 const char *iohw_diagnose_name(int i)
 {
-    if (i < 0 || i >= iohw__dg_table_count)
-        return NULL;
-    return iohw__dg_table[i].name;
+    if (i >= iohw__dg_table_count)
+        return iohw__dgq_name(i - iohw__dg_table_count);
+    return i < 0 ? NULL : iohw__dg_table[i].name;
 }
 
 const char *iohw_diagnose_meaning(int i)
 {
-    if (i < 0 || i >= iohw__dg_table_count)
-        return NULL;
-    return iohw__dg_table[i].meaning;
+    if (i >= iohw__dg_table_count)
+        return iohw__dgq_meaning(i - iohw__dg_table_count);
+    return i < 0 ? NULL : iohw__dg_table[i].meaning;
 }
 
 int iohw_diagnose_find(const char *sentence)
@@ -60,9 +63,10 @@ int iohw_diagnose_find(const char *sentence)
     size_t best_len = 0;
     /* The longest name that the sentence starts with followed by its end
      * or ", or with": names may be prefixes of each other. */
-    for (int i = 0; i < iohw__dg_table_count; i++) {
-        size_t len = strlen(iohw__dg_table[i].name);
-        if (strncmp(s, iohw__dg_table[i].name, len) == 0 &&
+    for (int i = 0; i < iohw_diagnose_count(); i++) {
+        const char *name = iohw_diagnose_name(i);
+        size_t len = strlen(name);
+        if (strncmp(s, name, len) == 0 &&
             (s[len] == '\0' || strncmp(s + len, ", or with", 9) == 0) &&
             len > best_len) {
             best = i;
