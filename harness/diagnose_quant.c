@@ -132,8 +132,8 @@ ROUNDING(GEMMLOWP, HALF_UP)
 
 #define RM(asked, used, name, asked_name)                                       \
     {name " where " asked_name " was asked", r_##asked##_##used,               \
-     "your requantization rounds " name " but the case asks for " asked_name    \
-     " (specification section 11.3)"}
+     "your kernel requantizes with " name "; the case asks for " asked_name    \
+     " (SPEC 11.3)"}
 
 static const qentry TABLE[] = {
     {"x's zero point not subtracted", zp_x_kept,
@@ -143,7 +143,7 @@ static const qentry TABLE[] = {
     {"zero points of x and w not subtracted", zp_both_kept,
      "your kernel multiplies the raw x_q and w_q: subtract zp_x and zp_w before the product"},
     {"quantized weight read with I and O exchanged", io_swapped,
-     "your quantized kernel reads the int8 weight as OIHW: index w[m][c] where the definition has w[c][m]"},
+     "your kernel reads the int8 weight as OIHW: index w[m][c] where the definition has w[c][m]"},
     RM(HALF_EVEN, HALF_AWAY, "ties rounded half away from zero", "half_even"),
     RM(HALF_EVEN, HALF_UP, "ties rounded half up", "half_even"),
     RM(HALF_EVEN, GEMMLOWP, "gemmlowp's double rounding", "half_even"),
@@ -157,7 +157,7 @@ static const qentry TABLE[] = {
     RM(GEMMLOWP, HALF_AWAY, "ties rounded half away from zero", "gemmlowp"),
     RM(GEMMLOWP, HALF_UP, "ties rounded half up", "gemmlowp"),
     {"zp_y added before rounding", zp_y_first,
-     "your requantization rounds zp_y + M*acc: round M*acc first, then add zp_y"},
+     "your kernel rounds zp_y + M*acc: round M*acc first, then add zp_y"},
     {"per-channel scales applied along I", axis_i,
      "your kernel takes the per-channel scale of the weight's axis 0 (I); in IOHW it runs along O, M[g*Mg+m]"},
     {"no saturation (wrapped around)", wrapped,
