@@ -4,7 +4,7 @@
  * hand-written quantized transposed convolution (rank 1, canonical
  * layouts, exact rationals), with one misreading switched on, is named by
  * that misreading; the correct output gets no diagnosis.  The data come
- * from the designed fills (generators/fill_quant.h), chosen so that each
+ * from the designed fills (generators/fill_qdesign.h), chosen so that each
  * misreading changes the output.
  */
 #include <criterion/criterion.h>
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "generators/fill_quant.h"
+#include "generators/fill_qdesign.h"
 #include "harness/diagnose.h"
 #include "harness/diagnose_quant.h"
 #include "oracle/descriptor.h"

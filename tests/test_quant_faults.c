@@ -3,7 +3,7 @@
  * (backends/faults/quant_*.c), loaded and called through the ABI's
  * run_quant() on problems built here: each claims quantized problems and
  * refuses float ones, each gives an output that differs from the oracle on
- * data designed for its bug (generators/fill_quant.h), and the quantized
+ * data designed for its bug (generators/fill_qdesign.h), and the quantized
  * diagnosis names that bug.  The float faults claim no quantized problem.
  * Tensors go to the faults in non-canonical layouts too.
  */
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "generators/fill_quant.h"
+#include "generators/fill_qdesign.h"
 #include "harness/diagnose_quant.h"
 #include "harness/loader.h"
 #include "oracle/descriptor.h"

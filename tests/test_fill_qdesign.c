@@ -1,6 +1,6 @@
 /*
- * tests/test_fill_quant.c - the designed quantized fills
- * (generators/fill_quant.h) do what they are designed for, judged with the
+ * tests/test_fill_qdesign.c - the designed quantized fills
+ * (generators/fill_qdesign.h) do what they are designed for, judged with the
  * oracle (oracle/quant.h): an unsaturated fill saturates few outputs and
  * spans the output type, a saturating one saturates both ends, the
  * zero-point fill reaches every end of every type, the per-channel fill
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "generators/fill_quant.h"
+#include "generators/fill_qdesign.h"
 #include "oracle/descriptor.h"
 #include "oracle/problem.h"
 
@@ -98,7 +98,7 @@ static void expect_exact_bound(const iohw_problem *p, const iohw__qdata *d)
     free(acc);
 }
 
-Test(fill_quant, unsat_saturates_few_outputs_and_spans_the_type)
+Test(fill_qdesign, unsat_saturates_few_outputs_and_spans_the_type)
 {
     const int32_t types[2] = {IOHW_S8, IOHW_U8};
     for (size_t i = 0; i < NPROBLEMS; i++)
@@ -129,7 +129,7 @@ Test(fill_quant, unsat_saturates_few_outputs_and_spans_the_type)
         }
 }
 
-Test(fill_quant, saturate_reaches_both_ends)
+Test(fill_qdesign, saturate_reaches_both_ends)
 {
     for (size_t i = 0; i < NPROBLEMS; i++) {
         iohw_problem p = problem(PROBLEMS[i]);
@@ -151,7 +151,7 @@ Test(fill_quant, saturate_reaches_both_ends)
     }
 }
 
-Test(fill_quant, zero_points_reach_every_end_of_every_type)
+Test(fill_qdesign, zero_points_reach_every_end_of_every_type)
 {
     /* seen[tensor][type][end] */
     int seen[3][2][2] = {{{0}}};
@@ -184,7 +184,7 @@ static double m_of(const iohw__qdata *d, int64_t j)
     return ldexp((double)d->q.multiplier[j], d->q.shift[j] - 31);
 }
 
-Test(fill_quant, channels_spread_m_over_powers_of_two_along_o)
+Test(fill_qdesign, channels_spread_m_over_powers_of_two_along_o)
 {
     for (size_t i = 0; i < NPROBLEMS; i++)
         for (int form = IOHW_QM_SCALES; form <= IOHW_QM_FIXED; form++) {
@@ -247,7 +247,7 @@ static int64_t differ(const iohw_problem *p, const iohw__qdata *d, int32_t other
     return n;
 }
 
-Test(fill_quant, ties_fill_produces_ties_of_both_signs_and_parities_for_each_mode)
+Test(fill_qdesign, ties_fill_produces_ties_of_both_signs_and_parities_for_each_mode)
 {
     for (int32_t mode = IOHW_ROUND_HALF_EVEN; mode <= IOHW_ROUND_GEMMLOWP; mode++)
         for (size_t i = 0; i < NPROBLEMS; i++) {
@@ -274,7 +274,7 @@ Test(fill_quant, ties_fill_produces_ties_of_both_signs_and_parities_for_each_mod
         }
 }
 
-Test(fill_quant, traps_refuse_problems_without_their_trap)
+Test(fill_qdesign, traps_refuse_problems_without_their_trap)
 {
     iohw_error err;
     iohw__qdata d;
@@ -293,7 +293,7 @@ Test(fill_quant, traps_refuse_problems_without_their_trap)
     iohw__qdata_free(&d);
 }
 
-Test(fill_quant, every_fill_is_deterministic_and_valid_for_an_s32_output)
+Test(fill_qdesign, every_fill_is_deterministic_and_valid_for_an_s32_output)
 {
     iohw_problem p = problem(PROBLEMS[1]);
     for (int kind = 0; kind < IOHW__QFILL_COUNT; kind++) {

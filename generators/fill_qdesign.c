@@ -1,6 +1,6 @@
 /*
- * generators/fill_quant.c - designed data for quantized problems: the
- * fills of fill_quant.h, each choosing the zero points, the tensors and M
+ * generators/fill_qdesign.c - designed data for quantized problems: the
+ * fills of fill_qdesign.h, each choosing the zero points, the tensors and M
  * together.
  *
  * Method, for every fill:
@@ -14,7 +14,7 @@
  *   6. the oracle run once on the result, so that a case this returns is
  *      valid (the gemmlowp mode refuses an accumulator out of int32).
  */
-#include "generators/fill_quant.h"
+#include "generators/fill_qdesign.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * generators/fill_quant.h - designed data for quantized problems
+ * generators/fill_qdesign.h - designed data for quantized problems
  * (specification section 11): the parameters (zero points, scales or
  * multiplier and shift) and the integer tensors, chosen together so that a
  * case tests one thing.  Internal to generators/ (and its tests).
@@ -34,8 +34,8 @@
  *              changes its shape;
  *   group-trap channels on a problem with G > 1 (an error otherwise).
  */
-#ifndef IOHW_FILL_QUANT_H
-#define IOHW_FILL_QUANT_H
+#ifndef IOHW_FILL_QDESIGN_H
+#define IOHW_FILL_QDESIGN_H
 
 #include <stdint.h>
 
