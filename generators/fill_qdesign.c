@@ -17,6 +17,7 @@
 #include "generators/fill_qdesign.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -293,8 +294,10 @@ static int setup(qf *f, const iohw_problem *p, int kind, const iohw__qwant *want
 {
     memset(f, 0, sizeof *f);
     memset(d, 0, sizeof *d);
-    f->p = *p;
-    f->p.dtype = IOHW_F32; /* the oracle reads neither dtype nor layouts */
+    const size_t at = offsetof(iohw_problem, w_dtype);
+    f->p = *p; /* float-coded: the oracle reads the parameters from q */
+    memset((char *)&f->p + at, 0, IOHW_MEMBER_END(iohw_problem, s_y) - at);
+    f->p.dtype = IOHW_F32;
     f->kind = kind;
     f->d = d;
     if (iohw__qfill_name(kind) == NULL)

@@ -26,6 +26,7 @@
 #include "harness/diagnose_quant.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -457,14 +458,25 @@ done:
 
 /* --- the driver -------------------------------------------------------- */
 
+/* p as the oracle's float-coded problem: dtype f32, the quantized members
+ * 0 (the oracle takes them from an iohw_quant, not from p). */
+static void float_view(iohw_problem *p)
+{
+    const size_t at = offsetof(iohw_problem, w_dtype);
+    memset((char *)p + at, 0, IOHW_MEMBER_END(iohw_problem, s_y) - at);
+    p->dtype = IOHW_F32;
+}
+
 static void say(char *buf, size_t n, const char *text)
 {
     if (buf != NULL && n > 0)
         snprintf(buf, n, "%s", text);
 }
 
-int iohw__dg_quant(const iohw__dgq_case *c, const void *y, char *buf, size_t n)
+int iohw__dg_quant(const iohw__dgq_case *given, const void *y, char *buf, size_t n)
 {
+    iohw__dgq_case view = given != NULL ? *given : (iohw__dgq_case){0};
+    const iohw__dgq_case *c = &view;
     qbase b;
     qvariant correct;
     char line[512];
@@ -472,7 +484,8 @@ int iohw__dg_quant(const iohw__dgq_case *c, const void *y, char *buf, size_t n)
     int found = 0;
 
     say(buf, n, "");
-    if (c == NULL || y == NULL || c->x == NULL || c->w == NULL ||
+    float_view(&view.p);
+    if (given == NULL || y == NULL || c->x == NULL || c->w == NULL ||
         iohw_problem_validate(&c->p, NULL) != 0 || iohw_quant_validate(&c->p, &c->q, NULL) != 0)
         return 0;
     const double work = (double)iohw_problem_x_count(&c->p) *

@@ -9,6 +9,7 @@
  */
 #include "fault_quant.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +26,9 @@ int iohw__fault_is_quant(const iohw_problem *p)
  * dtype nor layouts from it) and the quantization parameters. */
 static void view(const iohw_problem *p, iohw_problem *po, iohw_quant *q)
 {
-    *po = *p;
+    const size_t at = offsetof(iohw_problem, w_dtype);
+    *po = *p; /* float-coded: dtype f32, the quantized members 0 */
+    memset((char *)po + at, 0, IOHW_MEMBER_END(iohw_problem, s_y) - at);
     po->dtype = IOHW_F32;
     memset(q, 0, sizeof *q);
     q->x_dtype = p->dtype;
@@ -116,8 +119,8 @@ int iohw__fault_qwork_init(fault_qwork *fw, const iohw_problem *p, const void *x
 int iohw__fault_qstore(const fault_qwork *fw, const void *yc, void *y, iohw_error *err)
 {
     iohw_layout_map my;
-    iohw_problem p = *fw->given;
-    p.dtype = IOHW_F32;
+    iohw_problem p = fw->p; /* the given layouts, float-coded */
+    memcpy(p.data_layout, fw->given->data_layout, sizeof p.data_layout);
     if (iohw_layout_data_map(&p, 1, &my, err) != 0)
         return -1;
     iohw_layout_from_canonical(&my, fw->y_size, yc, y);

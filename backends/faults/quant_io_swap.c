@@ -15,10 +15,10 @@ const char iohw__fault_about[] =
 
 static int compute_quant(fault_qwork *fw, void *yc, iohw_error *err)
 {
-    iohw_problem given = *fw->given;
+    iohw_problem given = fw->p; /* the given layouts, float-coded */
     iohw_layout_map wrong;
     char other[16];
-    given.dtype = IOHW_F32;
+    memcpy(given.weight_layout, fw->given->weight_layout, sizeof given.weight_layout);
     memcpy(other, given.weight_layout, sizeof other);
     other[sizeof other - 1] = '\0';
     for (char *s = other; *s != '\0'; s++)
