@@ -29,7 +29,7 @@
 #define STREAM_PARAMS 16
 
 static const char *const NAMES[IOHW__QFILL_COUNT] = {
-    "unsat", "saturate", "zp-extreme", "channels", "ties", "io-trap", "group-trap"};
+    "qunsat", "qsaturate", "qzp-extreme", "qchannels", "qties", "qio-trap", "qgroup-trap"};
 
 const char *iohw__qfill_name(int kind)
 {
@@ -309,10 +309,10 @@ static int setup(qf *f, const iohw_problem *p, int kind, const iohw__qwant *want
     f->Cg = p->in_channels / f->G;
     f->Mg = f->C_out / f->G;
     if (kind == IOHW__QFILL_IO_TRAP && f->Cg * f->G == f->Mg)
-        return iohw_error_set(err, "quantized fill io-trap: needs C_in != C_out/G "
+        return iohw_error_set(err, "quantized fill qio-trap: needs C_in != C_out/G "
                               "(the problem has C_in = C_out/G = %lld)", (long long)f->Mg);
     if (kind == IOHW__QFILL_GROUP_TRAP && f->G < 2)
-        return iohw_error_set(err, "quantized fill group-trap: needs groups > 1");
+        return iohw_error_set(err, "quantized fill qgroup-trap: needs groups > 1");
     f->nx = iohw_problem_x_count(p);
     f->nw = iohw_problem_w_count(p);
     f->ny = iohw_problem_y_count(p);

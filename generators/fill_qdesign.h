@@ -11,28 +11,29 @@
  * and a shift), so a binary32 requantization is exact on these cases
  * (specification section 11.2's bound: |acc| * m < 2^24).
  *
- *   unsat      zero points drawn inside the types; s_y and zp_y chosen
+ *   qunsat     zero points drawn inside the types; s_y and zp_y chosen
  *              from the accumulator's range (as XNNPACK's tester does):
  *              the outputs span the output type and almost none saturates;
- *   saturate   the same with M four times larger: the smallest and the
+ *   qsaturate  the same with M four times larger: the smallest and the
  *              largest accumulators saturate, at both ends;
- *   zp-extreme zero points at the ends of their types (0 or 255 for u8,
+ *   qzp-extremezero points at the ends of their types (0 or 255 for u8,
  *              -128 or 127 for s8, chosen by the seed); with a bias, the
  *              bias moves the accumulators to the side zp_y leaves room on;
- *   channels   per-channel M (along O): the weights of output channel oc
+ *   qchannels  per-channel M (along O): the weights of output channel oc
  *              are scaled down by 2^d(oc), d spread over 0..5, and M[oc]
  *              taken from the channel's own range, so the scales spread
  *              over powers of two and every channel spans its output;
- *   ties       M = m/2 (m = 1 or 3) with x - zp_x in {-2, -1, 1, 2},
+ *   qties      M = m/2 (m = 1 or 3) with x - zp_x in {-2, -1, 1, 2},
  *              w - zp_w = +-2^(k-1) and M scaled by 2^-(k-1) (k = 1..3),
  *              the bias a multiple of 2^(k-1): about half the outputs are
  *              exact ties k + 1/2 of both signs and both parities; for
  *              gemmlowp M = 1/4 (multiplier 2^30, shift -1), where exact
  *              ties and quarter points (double rounding) both occur;
- *   io-trap    unsat on a problem with C_in != C_out/G (an error
+ *   qio-trap   qunsat on a problem with C_in != C_out/G (an error
  *              otherwise): reading the weight with I and O exchanged
  *              changes its shape;
- *   group-trap channels on a problem with G > 1 (an error otherwise).
+ *   qgroup-trap
+ *              qchannels on a problem with G > 1 (an error otherwise).
  */
 #ifndef IOHW_FILL_QDESIGN_H
 #define IOHW_FILL_QDESIGN_H
@@ -74,7 +75,7 @@ typedef struct iohw__qdata {
     int32_t *bias;        /* C_out values when p->has_bias, else NULL */
 } iohw__qdata;
 
-/* The fill's name ("unsat", ...) and its kind from a name; -1 when
+/* The fill's name ("qunsat", ...) and its kind from a name; -1 when
  * unknown. */
 const char *iohw__qfill_name(int kind);
 int iohw__qfill_kind(const char *name);
