@@ -88,4 +88,15 @@ int iohw__qfill(const iohw_problem *p, int kind, const iohw__qwant *want,
                 uint64_t seed, iohw__qdata *d, iohw_error *err);
 void iohw__qdata_free(iohw__qdata *d);
 
+/* A quantized case's inputs by the designed fill `fill` (one of the names
+ * above), for the ABI's quantized problem p (dtype s8 or u8, its
+ * w_dtype, y_dtype, rounding, m_form, per_channel as the case asks): x in
+ * p's data layout, w in its weight layout, bias[C_out] when p->has_bias,
+ * and the requant tensor (float s_w[n], or int32 multiplier[n] then
+ * shift[n]; nothing for an s32 y).  Sets p's zp_x, zp_w, zp_y and, in the
+ * scales form, s_x and s_y.  qchannels and qgroup-trap need per_channel.
+ * 0, or -1 with the reason (generators/make_qdesign.c). */
+int iohw__fill_qdesign(iohw_problem *p, const char *fill, uint64_t seed, void *x,
+                       void *w, int32_t *bias, void *requant, iohw_error *err);
+
 #endif

@@ -16,6 +16,7 @@
 
 #include "generators/fill_qdesign.h"
 #include "oracle/descriptor.h"
+#include "oracle/layout.h"
 #include "oracle/problem.h"
 
 static const char *const PROBLEMS[] = {
@@ -311,4 +312,49 @@ Test(fill_qdesign, every_fill_is_deterministic_and_valid_for_an_s32_output)
         iohw__qdata_free(&b);
     }
     cr_expect_eq(iohw__qfill_kind("nonsense"), -1);
+}
+
+Test(fill_qdesign, the_abi_form_puts_the_parameters_in_the_problem_and_the_tensors_in_its_layouts)
+{
+    iohw_problem p = problem("n=2 ci=3 co=4 in=4x5 k=3x2 s=2x1 bias=1 xl=NHWC wl=HWOI");
+    iohw__qwant w = want(IOHW_U8, IOHW_S8, IOHW_S8, IOHW_ROUND_HALF_EVEN, IOHW_QM_SCALES);
+    w.per_channel = 1;
+    iohw__qdata d;
+    iohw_error err;
+    fill(&p, IOHW__QFILL_CHANNELS, &w, 21, &d);
+
+    iohw_problem a = p; /* the ABI's quantized problem */
+    a.dtype = IOHW_U8;
+    a.w_dtype = IOHW_S8;
+    a.y_dtype = IOHW_S8;
+    a.rounding = IOHW_ROUND_HALF_EVEN;
+    a.m_form = IOHW_QM_SCALES;
+    a.per_channel = 1;
+    const int64_t nx = iohw_problem_x_count(&p), nw = iohw_problem_w_count(&p);
+    uint8_t *x = malloc((size_t)nx), *wt = malloc((size_t)nw), *back = malloc((size_t)nx);
+    int32_t bias[4];
+    float s_w[4];
+    cr_assert(x != NULL && wt != NULL && back != NULL);
+    cr_assert_eq(iohw__fill_qdesign(&a, "qchannels", 21, x, wt, bias, s_w, &err), 0, "%s",
+                 err.msg);
+    cr_expect_eq(a.zp_x, d.q.zp_x);
+    cr_expect_eq(a.zp_w, d.q.zp_w);
+    cr_expect_eq(a.zp_y, d.q.zp_y);
+    cr_expect(a.s_x == d.q.s_x && a.s_y == d.q.s_y);
+    cr_expect_eq(memcmp(s_w, d.s_w, sizeof s_w), 0);
+    cr_expect_eq(memcmp(bias, d.bias, sizeof bias), 0);
+    iohw_layout_map m;
+    cr_assert_eq(iohw_layout_data_map(&p, 0, &m, &err), 0, "%s", err.msg);
+    iohw_layout_to_canonical(&m, 1, x, back);
+    cr_expect_eq(memcmp(back, d.x, (size_t)nx), 0, "x is not the fill's x in NHWC");
+    cr_expect_neq(memcmp(x, d.x, (size_t)nx), 0, "x was left canonical");
+
+    a.per_channel = 0;
+    cr_expect_eq(iohw__fill_qdesign(&a, "qchannels", 21, x, wt, bias, s_w, &err), -1);
+    cr_expect(strstr(err.msg, "pc=1") != NULL, "%s", err.msg);
+    cr_expect_eq(iohw__fill_qdesign(&a, "qrandom", 21, x, wt, bias, s_w, &err), -1);
+    free(x);
+    free(wt);
+    free(back);
+    iohw__qdata_free(&d);
 }
