@@ -165,16 +165,23 @@ Test(quant_faults, each_fault_differs_from_the_oracle_and_is_named_by_its_diagno
         check_fault(&FAULTS[i]);
 }
 
+/* A small per-tensor s8 case: the problem, its data and its ABI form. */
+static void small_case(iohw_problem *p, iohw__qdata *d, iohw_problem *a)
+{
+    iohw__qwant want = {IOHW_S8, IOHW_S8, IOHW_S8, IOHW_ROUND_HALF_EVEN, IOHW_QM_SCALES, 0};
+    iohw_error err;
+    *p = problem("ci=2 co=3 in=4 k=2");
+    cr_assert_eq(iohw__qfill(p, IOHW__QFILL_UNSAT, &want, 1, d, &err), 0, "%s", err.msg);
+    *a = abi_problem(p, &d->q);
+}
+
 Test(quant_faults, float_faults_claim_no_quantized_problem)
 {
     iohw_loaded_backend lb;
-    iohw_problem p = problem("ci=2 co=3 in=4 k=2");
-    iohw__qwant want = {IOHW_S8, IOHW_S8, IOHW_S8, IOHW_ROUND_HALF_EVEN, IOHW_QM_SCALES, 0};
+    iohw_problem p, a;
     iohw__qdata d;
-    iohw_error err;
     int8_t y[15];
-    cr_assert_eq(iohw__qfill(&p, IOHW__QFILL_UNSAT, &want, 1, &d, &err), 0, "%s", err.msg);
-    iohw_problem a = abi_problem(&p, &d.q);
+    small_case(&p, &d, &a);
     load("fault_io_swap", &lb);
     cr_expect_eq(lb.table->supports(lb.ctx, &a), IOHW_UNSUPPORTED);
     cr_expect_eq(lb.table->supports(lb.ctx, &p), IOHW_OK);
@@ -186,13 +193,10 @@ Test(quant_faults, float_faults_claim_no_quantized_problem)
 Test(quant_faults, a_bad_quantized_problem_is_refused_with_its_reason)
 {
     iohw_loaded_backend lb;
-    iohw_problem p = problem("ci=2 co=3 in=4 k=2");
-    iohw__qwant want = {IOHW_S8, IOHW_S8, IOHW_S8, IOHW_ROUND_HALF_EVEN, IOHW_QM_SCALES, 0};
+    iohw_problem p, a;
     iohw__qdata d;
-    iohw_error err;
     int8_t y[15];
-    cr_assert_eq(iohw__qfill(&p, IOHW__QFILL_UNSAT, &want, 1, &d, &err), 0, "%s", err.msg);
-    iohw_problem a = abi_problem(&p, &d.q);
+    small_case(&p, &d, &a);
     a.zp_x = 300;
     load("qfault_zp_w", &lb);
     cr_expect_eq(lb.table->supports(lb.ctx, &a), IOHW_UNSUPPORTED);
