@@ -48,7 +48,7 @@ Test(abi, a_code_outside_the_table_has_no_status_name)
 }
 
 /* Every member's offset, as the specification freezes them. */
-Test(abi, the_version_1_problem_layout_is_frozen)
+Test(abi, the_problem_layout_is_frozen)
 {
     static const struct {
         const char *member;
@@ -60,7 +60,10 @@ Test(abi, the_version_1_problem_layout_is_frozen)
         {"dilation", 112, 24}, {"pad_begin", 136, 24}, {"pad_end", 160, 24},
         {"output_padding", 184, 24}, {"out_size", 208, 24},
         {"data_layout", 232, 16}, {"weight_layout", 248, 16}, {"dtype", 264, 4},
-        {"has_bias", 268, 4},
+        {"has_bias", 268, 4}, {"w_dtype", 272, 4}, {"y_dtype", 276, 4},
+        {"zp_x", 280, 4}, {"zp_w", 284, 4}, {"zp_y", 288, 4}, {"rounding", 292, 4},
+        {"m_form", 296, 4}, {"per_channel", 300, 4}, {"s_x", 304, 4}, {"s_y", 308, 4},
+        {"auto_pad", 312, 4}, {"convention", 316, 4}, {"out_shape", 320, 24},
     };
     iohw_problem p;
 #define AT(m) {offsetof(iohw_problem, m), sizeof p.m}
@@ -71,6 +74,9 @@ Test(abi, the_version_1_problem_layout_is_frozen)
         AT(groups), AT(in_size), AT(kernel), AT(stride), AT(dilation),
         AT(pad_begin), AT(pad_end), AT(output_padding), AT(out_size),
         AT(data_layout), AT(weight_layout), AT(dtype), AT(has_bias),
+        AT(w_dtype), AT(y_dtype), AT(zp_x), AT(zp_w), AT(zp_y), AT(rounding),
+        AT(m_form), AT(per_channel), AT(s_x), AT(s_y), AT(auto_pad),
+        AT(convention), AT(out_shape),
     };
 #undef AT
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -80,12 +86,14 @@ Test(abi, the_version_1_problem_layout_is_frozen)
                      want[i].member, got[i].size, want[i].size);
     }
     cr_expect_eq(IOHW_PROBLEM_SIZE_V1, 272);
+    cr_expect_eq(IOHW_PROBLEM_SIZE_QUANT, 312);
+    cr_expect_eq(IOHW_PROBLEM_SIZE_CONV, 344);
     cr_expect_geq(sizeof(iohw_problem), IOHW_PROBLEM_SIZE_V1);
     iohw_problem_init(&p);
     cr_expect_eq(p.struct_size, sizeof(iohw_problem), "a host sends its own size");
 }
 
-Test(abi, the_version_1_table_layout_is_frozen)
+Test(abi, the_table_layout_is_frozen)
 {
     cr_expect_eq(offsetof(iohw_backend, abi_version), 0);
     cr_expect_eq(offsetof(iohw_backend, struct_size), 4);
@@ -97,6 +105,7 @@ Test(abi, the_version_1_table_layout_is_frozen)
     cr_expect_eq(offsetof(iohw_backend, run), 48);
     cr_expect_eq(offsetof(iohw_backend, last_error), 56);
     cr_expect_eq(IOHW_BACKEND_SIZE_V1, 64);
+    cr_expect_eq(offsetof(iohw_backend, run_quant), 64, "appended after last_error");
 }
 
 Test(abi, has_member_follows_struct_size)
