@@ -227,8 +227,8 @@ static void choose_m(qf *f)
     acc_range(f, -1, &lo, &hi);
     switch (f->kind) {
     case IOHW__QFILL_TIES:
-        f->m = f->tie_m;
-        f->mk[0] = f->tie_k;
+        f->m = f->tie_m; /* gemmlowp: M = 1/4, ties and quarter points */
+        f->mk[0] = q->rounding == IOHW_ROUND_GEMMLOWP ? 2 : f->tie_k;
         q->zp_y = (int32_t)(mid + iohw_rng_range(&f->rp, -9, 9));
         break;
     case IOHW__QFILL_ZP_EXTREME:
@@ -251,8 +251,8 @@ static void choose_m(qf *f)
         q->zp_y = (int32_t)clamp64((int64_t)llround((double)mid - 0.5 - c), f->lo_y, f->hi_y);
     }
     }
-    for (int64_t j = 1; j < f->nm && f->nm > 1 && f->kind != IOHW__QFILL_CHANNELS &&
-                        f->kind != IOHW__QFILL_GROUP_TRAP; j++)
+    const int own = f->kind == IOHW__QFILL_CHANNELS || f->kind == IOHW__QFILL_GROUP_TRAP;
+    for (int64_t j = 1; !own && j < f->nm; j++) /* per channel, the same M */
         f->mk[j] = f->mk[0];
 }
 
@@ -383,8 +383,6 @@ int iohw__qfill(const iohw_problem *p, int kind, const iohw__qwant *want,
         f.m = 1;
     } else {
         choose_m(&f);
-        if (f.kind == IOHW__QFILL_TIES && d->q.rounding == IOHW_ROUND_GEMMLOWP)
-            f.mk[0] = 2; /* M = 1/4: ties and quarter points */
     }
     write_m(&f);
     rc = check_case(&f, err);

@@ -255,6 +255,7 @@ Test(fill_qdesign, ties_fill_produces_ties_of_both_signs_and_parities_for_each_m
             iohw_problem p = problem(PROBLEMS[i]);
             iohw__qwant w = want(IOHW_U8, IOHW_S8, IOHW_S8, mode,
                                  i & 1 ? IOHW_QM_SCALES : IOHW_QM_FIXED);
+            w.per_channel = (int32_t)(i >> 1); /* one M, or C_out equal ones */
             iohw__qdata d;
             int64_t n5[5];
             fill(&p, IOHW__QFILL_TIES, &w, 40 + i, &d);
