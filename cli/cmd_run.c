@@ -114,6 +114,21 @@ const char iohw_cli_run_help[] =
     "  --show N            failure blocks: the first of each group of failures,\n"
     "                      then at most N more (default 10; -1: all); the\n"
     "                      reports keep every one\n"
+    "  --repeat N          a performance run, as benchdnn's performance mode:\n"
+    "                      call run() N times on each claimed case (1 to\n"
+    "                      " NUMBER(IOHW_RUN_REPEAT_MAX) "; the first call's output is judged, a later\n"
+    "                      output that differs is a warning) and record the\n"
+    "                      median and fastest time of the call alone, the\n"
+    "                      GMAC/s and the ratio to the bundled reference\n"
+    "                      (the oracle as libiohw_reference.so runs it,\n"
+    "                      timed N times on the same case in the same\n"
+    "                      worker); the summary and the reports then show a\n"
+    "                      speed part (per class: time, median GMAC/s and\n"
+    "                      ratio; the slowest cases).  Statuses and the exit\n"
+    "                      status are those of a run without it.  Run with\n"
+    "                      --jobs 1 on a quiet machine for figures to compare\n"
+    "  --no-speed-reference  with --repeat, do not time the reference (no\n"
+    "                      ratio; the run takes less time)\n"
     "  --quiet             no progress output (failure blocks and the summary\n"
     "                      are still printed)\n"
     "  --junit F           write JUnit XML to F (one testsuite per category);\n"
@@ -263,6 +278,16 @@ static int set_breaker(run_args *a, const char *v)
     return 0;
 }
 
+static int set_repeat(run_args *a, const char *v)
+{
+    long long n;
+    if (parse_int(v, 1, IOHW_RUN_REPEAT_MAX, &n) != 0)
+        return iohw_cli_usage("run", "--repeat '%s': expected a number of "
+                              "calls from 1 to %d", v, IOHW_RUN_REPEAT_MAX);
+    a->o.repeat = (int)n;
+    return 0;
+}
+
 /* Options whose value is a name or a path, kept as given. */
 static int set_backend(run_args *a, const char *v) { a->o.backend = v; return 0; }
 static int set_filter(run_args *a, const char *v) { a->o.filter = v; return 0; }
@@ -280,6 +305,7 @@ static int set_no_diagnose(run_args *a, const char *v) { (void)v; a->o.diagnose 
 static int set_allow_empty(run_args *a, const char *v) { (void)v; a->o.allow_empty = 1; return 0; }
 static int set_adapt_layout(run_args *a, const char *v) { (void)v; a->o.adapt_layout = 1; return 0; }
 static int set_quiet(run_args *a, const char *v) { (void)v; a->o.progress = IOHW_PROGRESS_NONE; return 0; }
+static int set_no_speed_reference(run_args *a, const char *v) { (void)v; a->o.speed_reference = 0; return 0; }
 static int set_claim_coverage(run_args *a, const char *v) { (void)v; a->o.claim_coverage = 1; return 0; }
 static int set_subnormals(run_args *a, const char *v)
 {
@@ -309,6 +335,8 @@ static const struct run_option {
     {"--breaker", NULL, 1, set_breaker},
     {"--show", NULL, 1, set_show},
     {"--subnormals", NULL, 1, set_subnormals},
+    {"--repeat", NULL, 1, set_repeat},
+    {"--no-speed-reference", NULL, 0, set_no_speed_reference},
     {"--journal", NULL, 1, set_journal},
     {"--junit", NULL, 1, set_junit},
     {"--json", NULL, 1, set_json},

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "harness/run.h"
+#include "harness/speed.h"
 #include "harness/verdict.h"
 #include "harness/worker.h"
 
@@ -410,6 +411,11 @@ void iohw_run_summary(const iohw_run_results *r, FILE *out)
     if (iohw_run_claim_sentence(r, claim, sizeof claim) == 0)
         fprintf(out, "\nclaimed-pair coverage: %s\n", claim);
     print_flushed(r, out);
+    iohw_speed speed;
+    if (iohw_speed_build(r, &speed) == 0) {
+        iohw_speed_print(&speed, r, out);
+        iohw_speed_free(&speed);
+    }
     print_verdict(r, counts, out);
 }
 

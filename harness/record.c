@@ -195,6 +195,27 @@ static void encode_errmap(sbuf *b, const iohw_result *r)
     sb_putc(b, ']');
 }
 
+/* The timing of a performance run, only when there was one: a record
+ * without it reads as before. */
+static void encode_speed(sbuf *b, const iohw_result *r)
+{
+    if (r->repeat <= 0)
+        return;
+    sb_printf(b, ", \"repeat\": %d", r->repeat);
+    sb_key(b, "time_ms");
+    sb_double(b, r->time_ms);
+    sb_key(b, "time_min_ms");
+    sb_double(b, r->time_min_ms);
+    sb_key(b, "gmacs");
+    sb_double(b, r->gmacs);
+    if (r->ref_time_ms <= 0)
+        return;
+    sb_key(b, "ref_time_ms");
+    sb_double(b, r->ref_time_ms);
+    sb_key(b, "ratio");
+    sb_double(b, r->ratio);
+}
+
 int iohw_record_encode(const iohw_result *r, char *buf, size_t n)
 {
     if (buf == NULL || n == 0)
@@ -219,6 +240,7 @@ int iohw_record_encode(const iohw_result *r, char *buf, size_t n)
     sb_double(&b, r->worst_ratio);
     sb_key(&b, "seconds");
     sb_double(&b, r->seconds);
+    encode_speed(&b, r);
     encode_points(&b, r);
     encode_errmap(&b, r);
     sb_putc(&b, '}');

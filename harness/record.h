@@ -11,6 +11,8 @@
  *    "diagnosis": "...", "warnings": "...", "exact": false,
  *    "elements": 480, "mismatches": 12, "unwritten": 0,
  *    "worst_ratio": 3.5e+05, "seconds": 0.000123,
+ *    ["repeat": 5, "time_ms": 0.123, "time_min_ms": 0.119, "gmacs": 1.9,
+ *     ["ref_time_ms": 4.1, "ratio": 33.3,]]
  *    "points": [{"index": 7, "coord": [0, 1, 0, 2, 3], "expected": 1.5,
  *                "got": 2, "bound": 1.2e-06}],
  *    "errmap": [0,0,3,...]}
@@ -22,7 +24,9 @@
  * always reads back).  Numbers JSON cannot hold are the strings "inf",
  * "-inf", "nan"; doubles have 17 significant digits and read back exactly.
  * "errmap" (the 256 bins, row-major) is written only when some bin is
- * non-zero.  These are the forms of the JSON report's per-case objects
+ * non-zero; the timing of a performance run ("repeat" to "gmacs") only when
+ * repeat > 0, and "ref_time_ms", "ratio" only when the reference was timed
+ * (ref_time_ms > 0): records of other runs read and write as before.  These are the forms of the JSON report's per-case objects
  * (docs/REPORT_FORMAT.md, version 1), so a report stays readable by the
  * versions before the codec.  "id" is "" for a file that could not be opened.
  *

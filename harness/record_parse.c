@@ -595,6 +595,21 @@ static int result_member(jp *p, const char *key, void *arg)
         return parse_double(p, INFINITY, &r->worst_ratio);
     if (strcmp(key, "seconds") == 0)
         return parse_double(p, 0, &r->seconds);
+    if (strcmp(key, "repeat") == 0) {
+        int64_t v = 0;
+        int rc = parse_int(p, 0, INT32_MAX, &v);
+        r->repeat = (int)v;
+        return rc;
+    }
+#define SPEED(name, field) \
+    if (strcmp(key, name) == 0) \
+        return parse_double(p, 0, field);
+    SPEED("time_ms", &r->time_ms)
+    SPEED("time_min_ms", &r->time_min_ms)
+    SPEED("gmacs", &r->gmacs)
+    SPEED("ref_time_ms", &r->ref_time_ms)
+    SPEED("ratio", &r->ratio)
+#undef SPEED
     if (strcmp(key, "points") == 0) {
         r->npoints = 0;
         ws(p);

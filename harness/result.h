@@ -89,6 +89,17 @@ typedef struct iohw_result {
      * floating-point environment: MXCSR 0x1f80 -> 0xdfc0 (restored)"),
      * separated by "; "; empty when nothing was seen. */
     char warnings[1024];
+    /* Appended (speed): the timing of a performance run (`iohw run
+     * --repeat N`, docs/REPORT_FORMAT.md "speed"); all 0 in other runs and
+     * when run() did not return IOHW_OK.  Never part of a verdict. */
+    int repeat;               /* run() calls timed (N); 0: not timed */
+    double time_ms;           /* their median (seconds holds it too) */
+    double time_min_ms;       /* the fastest */
+    double gmacs;             /* multiply-adds / time_ms, in 1e9 per s */
+    double ref_time_ms;       /* the bundled reference's median on the same
+                                 case in the same worker; 0: not timed */
+    double ratio;             /* ref_time_ms / time_ms: the backend's speed
+                                 over the reference's; 0 when unknown */
 } iohw_result;
 
 /* --- the repro command ----------------------------------------------------

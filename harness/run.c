@@ -253,6 +253,16 @@ static int reading_overdue(const run_state *st, const slot *s, int64_t now,
     return 1;
 }
 
+/* The limit of a whole case whose backend calls have limit each: with
+ * --repeat N the backend's run() is called N times, and the reference as
+ * often again. */
+static double case_ceiling(const run_state *st, double limit)
+{
+    int calls = st->cfg.repeat > 1 ? st->cfg.repeat : 1;
+    return iohw__case_ceiling(limit * calls *
+                              (st->cfg.speed_reference ? 2 : 1));
+}
+
 /* Kills the verifier and worker of s when its case is overdue. */
 static void check_timeout(run_state *st, slot *s, int64_t now)
 {
@@ -269,10 +279,10 @@ static void check_timeout(run_state *st, slot *s, int64_t now)
         snprintf(msg, sizeof msg, "%s did not return within %g s; the worker "
                  "was killed", call == IOHW_CALL_SUPPORTS ? "supports()" : "run()",
                  limit);
-    } else if ((double)(now - s->sent_ns) * 1e-9 > iohw__case_ceiling(limit)) {
+    } else if ((double)(now - s->sent_ns) * 1e-9 > case_ceiling(st, limit)) {
         snprintf(msg, sizeof msg, "the case did not finish within %g s "
                  "(loading, running, comparing and diagnosing); the worker was "
-                 "killed", iohw__case_ceiling(limit));
+                 "killed", case_ceiling(st, limit));
     } else {
         return;
     }
@@ -314,7 +324,7 @@ static int poll_wait_ms(const run_state *st, int64_t now, int cap)
         int64_t since = atomic_load(&s->note->call_since_ns);
         double left_call = since != 0 ? limit - (double)(now - since) * 1e-9
                                       : limit;
-        double left_case = iohw__case_ceiling(limit) -
+        double left_case = case_ceiling(st, limit) -
                            (double)(now - s->sent_ns) * 1e-9;
         double left = left_call < left_case ? left_call : left_case;
         if (left * 1000 + 1 < wait)
@@ -524,6 +534,8 @@ int iohw_run(const iohw_run_options *o, iohw_run_results *out, iohw_error *err)
     st.cfg.adapt_layout = o->adapt_layout;
     st.cfg.memory_limit_mb = o->memory_limit_mb;
     st.cfg.subnormals_flush = o->subnormals_flush;
+    st.cfg.repeat = o->repeat;
+    st.cfg.speed_reference = o->repeat > 0 && o->speed_reference;
     st.limits = iohw_case_timeouts(o, &st.suite);
     if (st.limits == NULL) {
         iohw_error_set(err, "out of memory");

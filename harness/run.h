@@ -84,7 +84,19 @@ typedef struct iohw_run_options {
                                    (harness/verdict.h) is printed, then at
                                    most this many more in all; < 0: every
                                    block.  IOHW_RUN_SHOW by default */
+    /* Appended (speed, docs/REPORT_FORMAT.md "speed"): `--repeat N`
+     * makes a performance run: run() is called N times on each claimed
+     * case (the first call's output is judged) and the results carry the
+     * median and fastest time, the GMAC/s and, with speed_reference, the
+     * ratio to the bundled reference timed N times on the same case in the
+     * same worker.  0: an ordinary run (one call, its time in seconds
+     * only).  The timing never changes a status or the exit code. */
+    int repeat;
+    int speed_reference;        /* 1: time the reference (with repeat) */
 } iohw_run_options;
+
+/* The most calls --repeat asks for. */
+#define IOHW_RUN_REPEAT_MAX 1000
 
 /* Failure blocks printed beyond the first of each group, by default. */
 #define IOHW_RUN_SHOW 10
@@ -92,7 +104,8 @@ typedef struct iohw_run_options {
 /* Zeroes *o and sets the defaults of `iohw run`: shard 1/1, one job per
  * core, a scaled timeout with floor IOHW_TIMEOUT_FLOOR_S, memory limit
  * IOHW_RUN_MEMORY_LIMIT_MB, diagnosis on, breaker IOHW_RUN_BREAKER, plain
- * progress lines, no failure blocks, show IOHW_RUN_SHOW. */
+ * progress lines, no failure blocks, show IOHW_RUN_SHOW, repeat 0 with
+ * speed_reference 1. */
 void iohw_run_options_init(iohw_run_options *o);
 
 /* The bit of dtype dt in iohw_run_options.subnormals_flush, and every

@@ -23,6 +23,8 @@ void iohw_run_options_init(iohw_run_options *o)
     o->breaker = IOHW_RUN_BREAKER;
     o->subnormals_flush = 0;    /* ieee */
     o->show = IOHW_RUN_SHOW;
+    o->repeat = 0;              /* no timing beyond run()'s seconds */
+    o->speed_reference = 1;     /* with --repeat */
 }
 
 int iohw_subnormals_parse(const char *text, unsigned *mask, iohw_error *err)

@@ -116,6 +116,9 @@ int iohw__run_prepare(const iohw_run_options *o, iohw_listing *s,
     if (o->memory_limit_mb < 0)
         return iohw_error_set(err, "memory limit %lld MB: expected >= 0",
                               (long long)o->memory_limit_mb);
+    if (o->repeat < 0 || o->repeat > IOHW_RUN_REPEAT_MAX)
+        return iohw_error_set(err, "repeat %d: expected 1 to %d (or 0: no "
+                              "timing)", o->repeat, IOHW_RUN_REPEAT_MAX);
     if (o->resume && (o->journal == NULL || o->journal[0] == '\0'))
         return iohw_error_set(err, "--resume needs --journal FILE");
 

@@ -22,6 +22,7 @@
 #include "harness/loader.h"
 #include "harness/run_internal.h"
 #include "harness/test_hook.h"
+#include "harness/timeouts.h"
 
 /* The reader starts on a dataset: the note says which. */
 static void on_dataset(void *ctx, const char *name)
@@ -86,12 +87,31 @@ static int flush_declared(iohw__verifier *v, const iohw_case *c,
     return 1;
 }
 
+/* The timing of a performance run (--repeat): never part of the verdict. */
+static void record_speed(const iohw__verifier *v, const iohw_case *c,
+                         const iohw_work_reply *w, iohw_result *r)
+{
+    if (v->cfg->repeat < 1 || w->repeat < 1)
+        return;
+    r->repeat = w->repeat;
+    r->time_ms = w->seconds * 1e3;
+    r->time_min_ms = w->seconds_min * 1e3;
+    r->gmacs = w->seconds > 0 ? iohw_problem_macs(&c->p) / w->seconds * 1e-9
+                              : 0;
+    if (w->ref_seconds > 0 && w->seconds > 0) {
+        r->ref_time_ms = w->ref_seconds * 1e3;
+        r->ratio = w->ref_seconds / w->seconds;
+    }
+}
+
 /* Judges the output the worker's run() left in t. */
 static void judge_output(iohw__verifier *v, const iohw_case *c,
                          const iohw__tensors *t, const iohw_work_reply *w,
                          iohw_result *r)
 {
     r->seconds = w->seconds;
+    if (w->rc == IOHW_OK)
+        record_speed(v, c, w, r);
     if (w->rc != IOHW_OK) {
         r->status = IOHW_RESULT_ERROR;
         snprintf(r->message, sizeof r->message, "run() returned %s: %s",

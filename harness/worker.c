@@ -23,6 +23,7 @@
 #include "harness/channel.h"
 #include "harness/loader.h"
 #include "harness/run_internal.h"
+#include "harness/worker_repeat.h"
 #include "harness/worker_rude.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"
@@ -135,6 +136,9 @@ void iohw__work_reply_encode(iohw__msg *m, const iohw_work_reply *w)
     iohw__msg_put_str(m, w->wl);
     iohw__msg_put_str(m, w->message);
     iohw__msg_put_str(m, w->warnings);
+    iohw__msg_put(m, &w->repeat, sizeof w->repeat);
+    iohw__msg_put(m, &w->seconds_min, sizeof w->seconds_min);
+    iohw__msg_put(m, &w->ref_seconds, sizeof w->ref_seconds);
 }
 
 int iohw__work_reply_decode(iohw__msg *m, iohw_work_reply *w)
@@ -148,6 +152,9 @@ int iohw__work_reply_decode(iohw__msg *m, iohw_work_reply *w)
     iohw__msg_get_str(m, w->wl, sizeof w->wl);
     iohw__msg_get_str(m, w->message, sizeof w->message);
     iohw__msg_get_str(m, w->warnings, sizeof w->warnings);
+    iohw__msg_get(m, &w->repeat, sizeof w->repeat);
+    iohw__msg_get(m, &w->seconds_min, sizeof w->seconds_min);
+    iohw__msg_get(m, &w->ref_seconds, sizeof w->ref_seconds);
     return m->bad || m->pos != m->len ? -1 : 0;
 }
 
@@ -172,14 +179,14 @@ static void enter_call(worker *wk, int call, iohw__rude_snap *snap)
     atomic_store(&wk->note->call_since_ns, iohw_worker_now_ns());
 }
 
-static void leave_call(worker *wk, const char *name, iohw__rude_snap *snap)
+static void leave_call(worker *wk, const char *name, iohw__rude_snap *snap,
+                       char *warn, size_t n)
 {
     atomic_store(&wk->note->call_since_ns, 0);
     atomic_store(&wk->note->call, IOHW_CALL_NONE);
     fflush(stdout);
     fflush(stderr);
-    iohw__rude_after(&wk->rude, snap, name, wk->rep.warnings,
-                     sizeof wk->rep.warnings);
+    iohw__rude_after(&wk->rude, snap, name, warn, n);
 }
 
 static int call_supports(worker *wk, const iohw_problem *p)
@@ -188,7 +195,8 @@ static int call_supports(worker *wk, const iohw_problem *p)
     iohw_problem q = *p;
     enter_call(wk, IOHW_CALL_SUPPORTS, &snap);
     int rc = wk->lb.table->supports(wk->lb.ctx, &q);
-    leave_call(wk, "supports()", &snap);
+    leave_call(wk, "supports()", &snap, wk->rep.warnings,
+               sizeof wk->rep.warnings);
     return rc;
 }
 
@@ -245,6 +253,7 @@ typedef struct mapped {
     unsigned char *res;
     size_t res_len;
     unsigned char *data[IOHW_REGION_COUNT];
+    size_t len[IOHW_REGION_COUNT];
 } mapped;
 
 static int piece_ok(const iohw_work_piece *pc, size_t page)
@@ -283,6 +292,7 @@ static int map_pieces(worker *wk, int memfd, const iohw_work_piece pc[],
         if (sec == MAP_FAILED)
             return -1;
         m->data[k] = at + page + (pc[k].data_off - pc[k].section_off);
+        m->len[k] = (size_t)pc[k].data_len;
         iohw_worker_region *rg = &wk->note->regions[k];
         rg->map_lo = (uintptr_t)at;
         rg->map_hi = (uintptr_t)(at + pc[k].section_len + 2 * page);
@@ -315,23 +325,54 @@ static int map_tensors(worker *wk, const iohw_work_piece pc[], int memfd,
     return -1;
 }
 
-static void call_run(worker *wk, const iohw_problem *pp, const mapped *m)
+/* One run() call, timed around the call only; its warnings go to warn. */
+static int run_once(worker *wk, const iohw_problem *pp, const mapped *m,
+                    char *warn, size_t n, double *seconds)
 {
     iohw_problem p = *pp;
-    iohw_work_reply *r = &wk->rep;
     iohw__rude_snap snap;
-    r->call = IOHW_CALL_RUN;
     enter_call(wk, IOHW_CALL_RUN, &snap);
     int64_t t0 = iohw_worker_now_ns();
-    r->rc = wk->lb.table->run(wk->lb.ctx, &p, m->data[IOHW_REGION_X],
-                              m->data[IOHW_REGION_W],
-                              p.has_bias ? m->data[IOHW_REGION_BIAS] : NULL,
-                              m->data[IOHW_REGION_Y]);
-    r->seconds = (double)(iohw_worker_now_ns() - t0) * 1e-9;
-    leave_call(wk, "run()", &snap);
+    int rc = wk->lb.table->run(wk->lb.ctx, &p, m->data[IOHW_REGION_X],
+                               m->data[IOHW_REGION_W],
+                               p.has_bias ? m->data[IOHW_REGION_BIAS] : NULL,
+                               m->data[IOHW_REGION_Y]);
+    *seconds = (double)(iohw_worker_now_ns() - t0) * 1e-9;
+    leave_call(wk, "run()", &snap, warn, n);
+    return rc;
+}
+
+static void call_run(worker *wk, const iohw_problem *p, const mapped *m)
+{
+    iohw_work_reply *r = &wk->rep;
+    const void *x = m->data[IOHW_REGION_X], *w = m->data[IOHW_REGION_W];
+    const void *bias = m->data[IOHW_REGION_BIAS];
+    r->call = IOHW_CALL_RUN;
+    iohw__repeat rp;
+    iohw__repeat_start(&rp, wk->cfg->repeat, wk->cfg->speed_reference,
+                       m->data[IOHW_REGION_Y], m->len[IOHW_REGION_Y]);
+    r->rc = run_once(wk, p, m, r->warnings, sizeof r->warnings, &rp.t[0]);
+    rp.n = 1;
     if (r->rc != IOHW_OK)
         snprintf(r->message, sizeof r->message, "%s",
                  iohw_backend_last_error(&wk->lb));
+    else
+        iohw__repeat_reference(&rp, p, x, w, bias);
+    /* --repeat: the same inputs again, y as it was before the first call;
+     * the first call's output is the one judged. */
+    while (r->rc == IOHW_OK && iohw__repeat_next(&rp)) {
+        char warn[sizeof r->warnings] = "";
+        int rc = run_once(wk, p, m, warn, sizeof warn, &rp.t[rp.n]);
+        iohw__repeat_merge_warnings(r->warnings, sizeof r->warnings, warn);
+        if (iohw__repeat_done(&rp, rc, r->warnings, sizeof r->warnings) != 0)
+            break;
+        iohw__repeat_reference(&rp, p, x, w, bias);
+    }
+    iohw__repeat_finish(&rp, &r->seconds, &r->seconds_min, r->warnings,
+                        sizeof r->warnings);
+    r->repeat = rp.n;
+    r->ref_seconds = iohw__repeat_reference_median(&rp);
+    iohw__repeat_free(&rp);
 }
 
 /* CASE (supports(), then run() when claimed) or RUN (run() only): the

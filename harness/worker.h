@@ -83,6 +83,11 @@ typedef struct iohw_worker_config {
                                     the backend claims (harness/adapt.h) */
     unsigned subnormals_flush;   /* dtypes whose subnormals the backend
                                     declares flushed (harness/run.h) */
+    /* Appended (speed, harness/run.h): run() is called this many times on
+     * each claimed case (0 or 1: once, as before), and with
+     * speed_reference the bundled reference is timed on it too. */
+    int repeat;
+    int speed_reference;
 } iohw_worker_config;
 
 /* The verifier's life in the child: never returns (_exit).  Reads
@@ -118,6 +123,12 @@ typedef struct iohw_work_reply {
     char xl[16], wl[16];
     char message[1024];      /* last_error() when rc is not IOHW_OK */
     char warnings[1024];     /* what the calls did to the process */
+    /* Appended (speed): with repeat > 1 seconds is the median of the calls
+     * made (repeat of them), seconds_min the fastest; ref_seconds the
+     * reference's median, 0 when it was not timed or failed. */
+    int32_t repeat;
+    double seconds_min;
+    double ref_seconds;
 } iohw_work_reply;
 
 void iohw__work_reply_encode(iohw__msg *m, const iohw_work_reply *w);

@@ -290,6 +290,9 @@ static void write_failures(FILE *f, const iohw_run_results *r,
 
 static void write_table(FILE *f, const iohw_run_results *r)
 {
+    int timed = 0;   /* a performance run: GMAC/s and ratio per case */
+    for (int64_t i = 0; i < r->count && !timed; i++)
+        timed = r->items[i].repeat > 0;
     fputs("<section id=\"cases\">\n<h2>All cases</h2>\n<p><input id=\"case-filter\" "
           "type=\"search\" placeholder=\"filter: id, tag, descriptor...\" size=\"40\"> "
           "<select id=\"case-status\"><option value=\"\">every status</option>"
@@ -299,8 +302,10 @@ static void write_table(FILE *f, const iohw_run_results *r)
     fputs("</select> <span id=\"case-shown\" class=\"muted\"></span></p>\n"
           "<table id=\"case-table\"><thead><tr><th>status</th><th>case</th>"
           "<th>descriptor</th><th>tags</th><th class=\"num\">worst ratio</th>"
-          "<th class=\"num\">mismatches</th><th class=\"num\">seconds</th></tr></thead>"
-          "\n<tbody>\n", f);
+          "<th class=\"num\">mismatches</th><th class=\"num\">seconds</th>", f);
+    if (timed)
+        fputs("<th class=\"num\">GMAC/s</th><th class=\"num\">ratio</th>", f);
+    fputs("</tr></thead>\n<tbody>\n", f);
     for (int64_t i = 0; i < r->count; i++) {
         const iohw_result *c = &r->items[i];
         const char *status = iohw_result_status_name(c->status);
@@ -314,8 +319,14 @@ static void write_table(FILE *f, const iohw_run_results *r)
         text(f, c->tags);
         fputs("</td><td class=\"num\">", f);
         ratio_text(f, c);
-        fprintf(f, "</td><td class=\"num\">%lld</td><td class=\"num\">%.4f</td></tr>\n",
+        fprintf(f, "</td><td class=\"num\">%lld</td><td class=\"num\">%.4f</td>",
                 (long long)c->mismatches, isfinite(c->seconds) ? c->seconds : 0.0);
+        if (timed && c->repeat > 0)
+            fprintf(f, "<td class=\"num\">%.3g</td><td class=\"num\">%.3g</td>",
+                    c->gmacs, c->ratio);
+        else if (timed)
+            fputs("<td></td><td></td>", f);
+        fputs("</tr>\n", f);
     }
     fputs("</tbody></table>\n</section>\n", f);
 }
@@ -373,6 +384,7 @@ int iohw_report_html(FILE *f, const iohw_run_results *r,
     write_header(f, r, o, &c);
     write_verdict(f, r, o);
     write_summary(f, r, o, &c);
+    iohw__speed_html(f, r);
     write_coverage(f, &cov, r);
     write_failures(f, r, o, &c);
     write_table(f, r);

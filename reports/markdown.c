@@ -150,6 +150,7 @@ int iohw_report_markdown(FILE *f, const iohw_run_results *r,
         fprintf(f, "\n%lld PASS with a note: " IOHW_RESULT_NOTE_FLUSHED
                    " (`--subnormals flush`).\n", (long long)flushed);
     write_failures(f, r, &c, o);
+    iohw__speed_markdown(f, r);
 
     int stale = iohw_baseline_stale_count(o->baseline);
     if (stale > 0) {

@@ -73,6 +73,11 @@ void iohw__repro(const iohw_report_options *o, const iohw_result *r,
 /* 1 when some bin of r->errmap is non-zero. */
 int iohw__has_errmap(const iohw_result *r);
 
+/* The speed part of a performance run (reports/speed.c); nothing when no
+ * result was timed. */
+void iohw__speed_markdown(FILE *f, const iohw_run_results *r);
+void iohw__speed_html(FILE *f, const iohw_run_results *r);
+
 /* --- HTML pieces (reports/html_svg.c, reports/html_assets.c) ------------- */
 
 /* A heat map of where r's mismatches sit in the output's (h, w) plane. */

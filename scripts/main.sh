@@ -2,9 +2,12 @@
 # The main job: installs what is missing, builds iohw and its backends
 # (optimised), writes the default suite (the ci profile), runs it against the
 # bundled reference backend and every third-party adapter that was built
-# (oneDNN, XNNPACK, libtorch; with --adapt-layout and each adapter's baseline
-# of known library discrepancies, backends/NAME/baseline-PROFILE.txt, whose
-# entries may hold only on some CPUs), prints each summary with the machine
+# (oneDNN, XNNPACK, libtorch, Arm NN; with --adapt-layout and each adapter's
+# baseline of known library discrepancies, backends/NAME/baseline-PROFILE.txt,
+# whose entries may hold only on some CPUs), then the JavaScript adapters through
+# the exec backend (ONNX Runtime: backends/js/ort_backend.js, its baseline
+# backends/js/baseline-ort-PROFILE.txt; skipped when node or the npm packages
+# of scripts/setup_js.sh are missing), prints each summary with the machine
 # it ran on and writes every report under out/reports/.  The libraries run
 # as they ship: nothing pins their kernels here.
 #   IOHW_PROFILE=smoke scripts/main.sh   a smaller suite
@@ -30,23 +33,22 @@ rm -rf "$suite"
 
 mkdir -p "$out/reports"
 status=0
-for name in reference onednn xnnpack torch; do
-  lib="$build/backends/libiohw_$name.so"
-  if [[ ! -f "$lib" ]]; then
-    echo "== $name: not built (its library was not found), skipped"
-    continue
-  fi
+# run_one NAME LIB BASELINE [VAR=VALUE...]: the suite through LIB (with the
+# environment assignments), its reports as out/reports/NAME.*.
+run_one() {
+  local name=$1 lib=$2 baseline=$3
+  shift 3
   args=(--backend "$lib" "$suite" --quiet --adapt-layout
         --journal "$out/reports/$name.journal"
         --json "$out/reports/$name.json" --junit "$out/reports/$name.xml"
         --html "$out/reports/$name.html" --markdown "$out/reports/$name.md")
-  if [[ -f "backends/$name/baseline-$profile.txt" ]]; then
-    args+=(--baseline "backends/$name/baseline-$profile.txt")
+  if [[ -f "$baseline" ]]; then
+    args+=(--baseline "$baseline")
   fi
   echo
   echo "== $name on the $profile profile"
   rc=0
-  "$build/iohw" run "${args[@]}" > "$out/reports/$name.txt" || rc=$?
+  env "$@" "$build/iohw" run "${args[@]}" > "$out/reports/$name.txt" || rc=$?
   # The summary (the failure blocks, if any, are in the .txt file): the
   # backend's version and the machine, then the table by status.
   grep -m 2 -E '^(backend|machine): ' "$out/reports/$name.txt" || true
@@ -56,7 +58,28 @@ for name in reference onednn xnnpack torch; do
     echo "   (failure details: $out/reports/$name.txt)"
     status=1
   fi
+}
+for name in reference onednn xnnpack torch armnn; do
+  lib="$build/backends/libiohw_$name.so"
+  if [[ ! -f "$lib" ]]; then
+    echo "== $name: not built (its library was not found), skipped"
+    continue
+  fi
+  run_one "$name" "$lib" "backends/$name/baseline-$profile.txt"
 done
+
+# The JavaScript adapters: node programs behind the exec backend (protocol
+# 2), their npm packages in $build/js (scripts/setup_js.sh).
+echo
+bash scripts/setup_js.sh "$build" || true
+if ! command -v node >/dev/null 2>&1; then
+  echo "== ort: node not found, skipped"
+elif [[ ! -f "$build/js/node_modules/onnxruntime-node/package.json" ]]; then
+  echo "== ort: the npm packages are not installed in $build/js (scripts/setup_js.sh), skipped"
+else
+  run_one ort "$build/backends/libiohw_exec.so" "backends/js/baseline-ort-$profile.txt" \
+    IOHW_JS_DIR="$build/js" IOHW_EXEC_COMMAND="node backends/js/ort_backend.js"
+fi
 echo
 echo "reports: $out/reports/<backend>.{json,xml,html,md,txt}"
 exit $status

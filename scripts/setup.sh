@@ -11,7 +11,8 @@ set -euo pipefail
 packages=(gcc g++ make cmake pkg-config libhdf5-dev hdf5-tools libcriterion-dev
           gcovr python3 python3-h5py python3-numpy chromium
           libdnnl-dev libxnnpack-dev libpthreadpool-dev libtorch-dev
-          libarmnn-dev python3-torch clang libclang-rt-14-dev)
+          libarmnn-dev libarmnn-cpuref-backend22 python3-torch clang
+          libclang-rt-14-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,7 +1,7 @@
 /*
  * tests/test_conformance.c - the smoke profile against every third-party
- * adapter that is built (oneDNN, XNNPACK, libtorch), with --adapt-layout and
- * each adapter's baseline of known library discrepancies
+ * adapter that is built (oneDNN, XNNPACK, libtorch, Arm NN), with
+ * --adapt-layout and each adapter's baseline of known library discrepancies
  * (backends/<name>/baseline-smoke.txt): `iohw run` must exit 0, so any new
  * failure - a regression in an adapter or a library - fails the test.  The
  * minimal cases of the known discrepancies (cases/regressions/) must still
@@ -89,6 +89,7 @@ static void smoke_against(const char *name)
 Test(conformance, onednn_passes_smoke_apart_from_its_baseline) { smoke_against("onednn"); }
 Test(conformance, xnnpack_passes_smoke_apart_from_its_baseline) { smoke_against("xnnpack"); }
 Test(conformance, libtorch_passes_smoke_apart_from_its_baseline) { smoke_against("torch"); }
+Test(conformance, armnn_passes_smoke_apart_from_its_baseline) { smoke_against("armnn"); }
 
 /* The command that runs cases/regressions/NAME.h5 against lib<NAME>.so
  * (with the regression baseline when `baseline`); skips the test when the
@@ -164,7 +165,7 @@ Test(conformance, the_torch_regression_cases_and_baseline_are_well_formed)
  * not by hand: the script writes the same files again. */
 Test(conformance, the_regression_files_are_what_their_script_writes)
 {
-    static const char *const FILES[] = {"xnnpack", "onednn", "torch"};
+    static const char *const FILES[] = {"xnnpack", "onednn", "torch", "armnn"};
     char dir[512], cmd[4096];
     snprintf(dir, sizeof dir, "%s/regressions-%d", IOHW_TEST_TMP, (int)getpid());
     snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && bash '%s/cases/regressions/"

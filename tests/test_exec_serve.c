@@ -39,12 +39,7 @@ static void load_serve(const char *mode, const char *protocol,
     char command[2048];
     skip_without_python();
     snprintf(command, sizeof command, PYTHON " " SERVE " %s %s", IOHW_BIN, mode);
-    cr_assert_eq(setenv("IOHW_EXEC_COMMAND", command, 1), 0);
-    if (protocol != NULL)
-        cr_assert_eq(setenv("IOHW_EXEC_PROTOCOL", protocol, 1), 0);
-    else
-        cr_assert_eq(unsetenv("IOHW_EXEC_PROTOCOL"), 0);
-    load_or_skip("iohw_exec", lb);
+    load_exec_program(command, protocol, lb);
 }
 
 static void expect_contains(const char *text, const char *want)

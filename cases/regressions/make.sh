@@ -33,3 +33,11 @@ out=${2:-$here}
 "$iohw" gen --id torch -o "$out/torch.h5" \
   --problem 'n=2 ci=5 co=4 in=9 k=4 dt=bf16' \
   --problem 'ci=4 co=4 g=4 in=3x4x5 k=2x3x2 s=2 d=2x1x1 dt=bf16 xl=NDHWC wl=GOIDHW fill=exact'
+
+# Arm NN 20.08 A1 (TransposeConvolution2dLayer infers the output channels
+# from the batch: a wrong shape, armnn.0, or its assertion aborts, armnn.1)
+# and A2 (f16 results rounded half away from zero, armnn.2), on CpuRef.
+"$iohw" gen --id armnn -o "$out/armnn.h5" \
+  --problem 'n=2 ci=1 co=2 in=1x1 k=1 wl=OIHW' \
+  --problem 'n=3 ci=1 co=2 in=1x1 k=1 wl=OIHW' \
+  --problem 'ci=1 co=4 in=2x2 k=2 bias=1 dt=f16 fill=ties wl=OIHW'

@@ -10,6 +10,7 @@
 
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "harness/loader.h"
@@ -26,6 +27,20 @@ static inline void load_or_skip(const char *name, iohw_loaded_backend *lb)
     if (access(path, F_OK) != 0)
         cr_skip_test("%s was not built (its library was not found)", path);
     cr_assert_eq(iohw_backend_load(path, lb, &err), 0, "%s", err.msg);
+}
+
+/* Loads the exec adapter running command (IOHW_EXEC_COMMAND), with
+ * IOHW_EXEC_PROTOCOL set to protocol, or unset for NULL (the program's
+ * --describe answer decides). */
+static inline void load_exec_program(const char *command, const char *protocol,
+                                     iohw_loaded_backend *lb)
+{
+    cr_assert_eq(setenv("IOHW_EXEC_COMMAND", command, 1), 0);
+    if (protocol != NULL)
+        cr_assert_eq(setenv("IOHW_EXEC_PROTOCOL", protocol, 1), 0);
+    else
+        cr_assert_eq(unsetenv("IOHW_EXEC_PROTOCOL"), 0);
+    load_or_skip("iohw_exec", lb);
 }
 
 /* Builds a case from a descriptor; aborts the test on failure. */
