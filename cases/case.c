@@ -42,6 +42,7 @@ void iohw_case_free(iohw_case *c)
     free(c->y);
     free(c->y_f64);
     free(c->err_bound);
+    free(c->requant);
     memset(c, 0, sizeof *c);
 }
 

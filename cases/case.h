@@ -46,6 +46,11 @@ typedef struct iohw_case {
     void *y;              /* dtype, data layout, C = C_out */
     double *y_f64;        /* same shape as y */
     double *err_bound;    /* same shape as y */
+    /* A quantized case (dtype s8 or u8; specification section 11.4): w is
+     * of w_dtype, bias int32, y of y_dtype (exact: y_f64 and err_bound are
+     * NULL), and requant holds run_quant()'s requant tensor (float s_w[n],
+     * or int32 multiplier[n] then shift[n]; NULL for an s32 y), an input. */
+    void *requant;
 } iohw_case;
 
 /* Releases every buffer of a case and zeroes it. */

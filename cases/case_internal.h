@@ -47,4 +47,20 @@ int iohw__case_check_terms(const iohw_problem *p, int64_t terms_max,
 int iohw__case_check_err_bound(const char *what, const double *eb, int64_t n,
                                iohw_error *err);
 
+/* The framework convention's attributes (case_conv.c): written only when
+ * p states one; read into p's auto_pad, convention and out_shape (absent:
+ * none), names checked; check: the convention resolves to p's explicit
+ * members (specification section 12). */
+int iohw__case_conv_write(hid_t g, const iohw_problem *p, iohw_error *err);
+int iohw__case_conv_read(hid_t g, iohw_problem *p, iohw_error *err);
+int iohw__case_conv_check(const iohw_problem *p, iohw_error *err);
+
+/* The quantization block of a quantized case (cases/case_quant.c): its
+ * attributes, written after the problem's and read before it is validated
+ * (nothing for a float problem), and the check of c->requant's values. */
+int iohw__case_write_quant_attrs(hid_t g, const iohw_problem *p,
+                                 iohw_error *err);
+int iohw__case_read_quant_attrs(hid_t g, iohw_problem *p, iohw_error *err);
+int iohw__case_check_requant(const iohw_case *c, iohw_error *err);
+
 #endif

@@ -39,13 +39,16 @@
 #include "oracle/dtype.h"
 #include "oracle/layout.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 /* The datasets of a case, in the order they are checked: the inputs (x,
- * w, bias), then the outputs (y in the case dtype, y_f64 and err_bound in
- * f64). */
-enum { DS_X, DS_W, DS_BIAS, DS_Y, DS_Y_F64, DS_ERR_BOUND, NDATASETS };
+ * w, bias, and a quantized case's requant values: s_w, or multiplier and
+ * shift), then the outputs (y in the case dtype, y_f64 and err_bound in
+ * f64; a quantized case has neither of the last two). */
+enum { DS_X, DS_W, DS_BIAS, DS_REQ_A, DS_REQ_B, DS_Y, DS_Y_F64, DS_ERR_BOUND,
+       NDATASETS };
 #define IS_INPUT(i) ((i) < DS_Y)
-#define IN_CASE_DTYPE(i) ((i) < DS_Y_F64)
+#define IN_CASE_DTYPE(i) ((i) < DS_Y_F64 && (i) != DS_REQ_A && (i) != DS_REQ_B)
 
 /* The attributes that describe a case beyond its problem (step 3). */
 enum { META_FILL, META_SEED, META_TAGS, META_DESCRIPTOR, META_TERMS_MAX, NMETA };
@@ -66,6 +69,7 @@ typedef struct ds_spec {
     int64_t shape[IOHW_LAYOUT_MAX_DIMS];
     int64_t count;
     int required;
+    int forbidden;              /* must be absent (quantized: y_f64, err_bound) */
     int load;
     int present;
     void **dst;
@@ -138,7 +142,7 @@ static int read_problem(hid_t g, int user, iohw_problem *p, iohw_error *err)
         return -1;
     if (iohw_dtype_parse(dt, &p->dtype) != 0) {
         iohw_error_set(err, "attribute 'dtype' is '%s'; it must be f32, f64, "
-                       "f16 or bf16", dt);
+                       "f16, bf16, s8 or u8", dt);
         free(dt);
         return -1;
     }
@@ -155,8 +159,12 @@ static int read_problem(hid_t g, int user, iohw_problem *p, iohw_error *err)
         for (int a = 0; a < R; a++)
             p->out_size[a] = iohw_problem_out_axis(p, a);
     }
+    if (iohw__case_read_quant_attrs(g, p, err) != 0)
+        return -1;
     if (iohw_problem_validate(p, err) != 0)
         return iohw_error_prefix(err, "invalid problem");
+    if (iohw__case_conv_read(g, p, err) != 0 || iohw__case_conv_check(p, err) != 0)
+        return -1;
     return 0;
 }
 
@@ -244,6 +252,32 @@ static void format_shape(char *buf, size_t n, int ndim, const hsize_t *dims)
         snprintf(buf + at, n - at, "]");
 }
 
+/* A quantized case: the requant datasets, [n] each (none for an s32 y),
+ * and no y_f64 or err_bound. */
+static void plan_quant(const iohw_problem *p, ds_spec *ds)
+{
+    const int64_t n = iohw_quant_requant_count(p);
+    const int fixed = p->m_form == IOHW_QM_FIXED;
+    ds[DS_REQ_A].name = n == 0 ? NULL : fixed ? "multiplier" : "s_w";
+    ds[DS_REQ_B].name = n == 0 || !fixed ? NULL : "shift";
+    for (int i = DS_REQ_A; i <= DS_REQ_B; i++) {
+        ds_spec *r = &ds[i];
+        r->dt = i == DS_REQ_A && !fixed ? IOHW_F32 : IOHW_S32;
+        r->ndim = 1;
+        r->shape[0] = r->count = n;
+        r->required = r->name != NULL;
+        snprintf(r->who, sizeof r->who, "a requant dataset");
+        snprintf(r->needs, sizeof r->needs, "per_channel = %d (%lld value%s)",
+                 (int)p->per_channel, (long long)n, n == 1 ? "" : "s");
+    }
+    if (!iohw_problem_is_quant(p))
+        return;
+    for (int i = DS_Y_F64; i <= DS_ERR_BOUND; i++) {
+        ds[i].required = 0;
+        ds[i].forbidden = 1;
+    }
+}
+
 /* The expected datasets of a validated problem. */
 static int plan_datasets(iohw_case *c, unsigned what, ds_spec *ds,
                          iohw_error *err)
@@ -264,12 +298,17 @@ static int plan_datasets(iohw_case *c, unsigned what, ds_spec *ds,
         [DS_Y] = "y", [DS_Y_F64] = "y_f64", [DS_ERR_BOUND] = "err_bound"};
     void **dsts[NDATASETS] = {
         [DS_X] = &c->x, [DS_W] = &c->w, [DS_BIAS] = &c->bias, [DS_Y] = &c->y,
-        [DS_Y_F64] = (void **)&c->y_f64, [DS_ERR_BOUND] = (void **)&c->err_bound};
+        [DS_Y_F64] = (void **)&c->y_f64, [DS_ERR_BOUND] = (void **)&c->err_bound,
+        [DS_REQ_A] = &c->requant};
+    const iohw_dtype types[NDATASETS] = {
+        [DS_X] = p->dtype, [DS_W] = iohw_problem_w_dtype(p),
+        [DS_BIAS] = iohw_problem_bias_dtype(p), [DS_Y] = iohw_problem_y_dtype(p),
+        [DS_Y_F64] = IOHW_F64, [DS_ERR_BOUND] = IOHW_F64};
     for (int i = 0; i < NDATASETS; i++) {
         const iohw_layout_map *m = i == DS_X ? &xm : i == DS_W ? &wm : &ym;
         ds[i].name = names[i];
         ds[i].dst = dsts[i];
-        ds[i].dt = IN_CASE_DTYPE(i) ? p->dtype : IOHW_F64;
+        ds[i].dt = types[i];
         ds[i].ndim = m->ndim;
         memcpy(ds[i].shape, m->shape, sizeof m->shape);
         ds[i].count = m->count;
@@ -277,7 +316,7 @@ static int plan_datasets(iohw_case *c, unsigned what, ds_spec *ds,
         ds[i].load = IS_INPUT(i) ? load_in : load_out;
         if (IN_CASE_DTYPE(i))
             snprintf(ds[i].who, sizeof ds[i].who, "the case dtype %s",
-                     iohw_dtype_name(p->dtype));
+                     iohw_dtype_name(types[i]));
         else
             snprintf(ds[i].who, sizeof ds[i].who, "this dataset");
     }
@@ -296,6 +335,7 @@ static int plan_datasets(iohw_case *c, unsigned what, ds_spec *ds,
     b->required = p->has_bias;
     snprintf(b->needs, sizeof b->needs, "out_channels = %lld",
              (long long)p->out_channels);
+    plan_quant(p, ds);
     return 0;
 }
 
@@ -444,18 +484,39 @@ static int load_dataset(hid_t d, const ds_spec *s, iohw_error *err)
     return 0;
 }
 
+/* The fixed form's two datasets as one requant tensor: multiplier[n]
+ * then shift[n] (shift is freed). */
+static int join_requant(iohw_case *c, void *shift, int64_t n, iohw_error *err)
+{
+    if (shift == NULL)
+        return 0;
+    void *both = realloc(c->requant, (size_t)n * 2 * sizeof(int32_t));
+    if (both == NULL) {
+        free(shift);
+        return iohw_error_set(err, "out of memory");
+    }
+    memcpy((int32_t *)both + n, shift, (size_t)n * sizeof(int32_t));
+    free(shift);
+    c->requant = both;
+    return 0;
+}
+
 /* Steps 4 and 5. */
 static int read_datasets(hid_t g, unsigned what, iohw_case *c,
                          int *confirmed, iohw_error *err)
 {
     ds_spec ds[NDATASETS];
+    void *shift = NULL;
     if (plan_datasets(c, what, ds, err) != 0)
         return -1;
+    ds[DS_REQ_B].dst = &shift;
 
     /* Check every dataset before loading any. */
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < NDATASETS; i++) {
             ds_spec *s = &ds[i];
+            if (s->name == NULL)
+                continue;
             if (pass == 0) {
                 int has = iohw__h5_has_link(g, s->name, err);
                 if (has < 0)
@@ -466,6 +527,10 @@ static int read_datasets(hid_t g, unsigned what, iohw_case *c,
                 if (has && i == DS_BIAS && !c->p.has_bias)
                     return iohw_error_set(err, "dataset 'bias' is present "
                                           "but has_bias is 0");
+                if (has && s->forbidden)
+                    return iohw_error_set(err, "dataset '%s' is present in a "
+                                          "quantized case (its y is exact)",
+                                          s->name);
                 s->present = has;
             }
             if (!s->present || (pass == 1 && !s->load))
@@ -473,17 +538,25 @@ static int read_datasets(hid_t g, unsigned what, iohw_case *c,
             if (watch_fn != NULL)
                 watch_fn(watch_ctx, s->name);
             hid_t d = iohw__h5_open_child(g, s->name, H5I_DATASET, err);
-            if (d < 0)
+            if (d < 0) {
+                free(shift);
                 return -1;
+            }
             int rc = pass == 0 ? check_dataset(d, s, err)
                                : load_dataset(d, s, err);
             H5Dclose(d);
-            if (rc != 0)
+            if (rc != 0) {
+                free(shift);
                 return name_first(err, s->name);
+            }
             if (!IS_INPUT(i))
                 *confirmed = 1;  /* an output's size is backed by the file */
         }
     }
+    if (join_requant(c, shift, ds[DS_REQ_A].count, err) != 0)
+        return -1;
+    if (c->requant != NULL && iohw__case_check_requant(c, err) != 0)
+        return -1;
     if (c->err_bound != NULL &&
         iohw__case_check_err_bound("dataset 'err_bound'", c->err_bound,
                                    ds[DS_ERR_BOUND].count, err) != 0)

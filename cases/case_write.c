@@ -17,11 +17,16 @@
  * bound - readable by every HDF5 since 1.8 and by h5py; its superblock,
  * object headers (which hold every attribute and the small datasets) and
  * group indexes carry checksums, so most damage is an HDF5 error rather
- * than a misread (the 1.6 format has none).  Datasets of
- * at most COMPACT_MAX bytes are stored in their object header; larger ones
- * in chunks of about CHUNK_TARGET bytes, byte-shuffled and deflated (level
- * DEFLATE_LEVEL; deflate's Adler-32 catches damaged data) when the library
- * has both filters, else contiguously.
+ * than a misread (the 1.6 format has none).
+ *
+ * Storage (specification section 4): datasets of at most COMPACT_MAX bytes
+ * are stored in their object header.  Of a larger one the writer measures
+ * the entropy of the byte planes of a sample, its first PROBE_BYTES; when
+ * they code to half their size or less, the dataset is stored in chunks of
+ * about CHUNK_TARGET bytes, byte-shuffled and deflated (deflate's Adler-32
+ * catches damaged data), else contiguously without filters: random floats
+ * shrink by 10 to 15% only, and deflating them took 88% of the work of
+ * writing such a case.  Without both filters in the library, contiguously.
  *
  * A case is checked completely before anything is written (the problem,
  * the id, the fill, the strings, the tensors, terms_max against the
@@ -32,6 +37,8 @@
  */
 #include "cases/case.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,10 +48,12 @@
 #include "oracle/dtype.h"
 #include "oracle/layout.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 #define COMPACT_MAX 4096
 #define CHUNK_TARGET ((int64_t)256 * 1024)
-#define DEFLATE_LEVEL 4
+#define DEFLATE_LEVEL 1
+#define PROBE_BYTES 16384
 /* A case's 22 attributes stay in its object header (HDF5 moves them to a
  * separate heap past 8 by default, which costs about 4 KiB a case). */
 #define ATTR_COMPACT_MAX 32
@@ -124,12 +133,28 @@ static int check_text(const char *name, const char *s, iohw_error *err)
     return 0;
 }
 
+/* A quantized case: y, the requant values; no y_f64, err_bound. */
+static int check_quant_case(const iohw_case *c, iohw_error *err)
+{
+    if (c->y == NULL)
+        return iohw_error_set(err, "y is NULL (a written case needs its "
+                              "outputs)");
+    if (c->y_f64 != NULL || c->err_bound != NULL)
+        return iohw_error_set(err, "a quantized case has no y_f64 or "
+                              "err_bound: its y is exact");
+    if (iohw__case_check_terms(&c->p, c->terms_max, err) != 0)
+        return -1;
+    return iohw__case_check_requant(c, err);
+}
+
 /* Everything about a case that the reader will check. */
 static int check_case(const iohw_case *c, iohw_error *err)
 {
     const iohw_problem *p = &c->p;
     if (iohw_problem_validate(p, err) != 0)
         return iohw_error_prefix(err, "invalid problem");
+    if (iohw__case_conv_check(p, err) != 0)
+        return -1;
     if (memchr(c->fill, '\0', sizeof c->fill) == NULL ||
         !iohw__case_fill_valid(c->fill))
         return iohw_error_set(err, "fill '%.15s' is not a fill name (1 to 15 "
@@ -143,6 +168,8 @@ static int check_case(const iohw_case *c, iohw_error *err)
         return iohw_error_set(err, "%s is NULL", c->x == NULL ? "x" : "w");
     if (p->has_bias && c->bias == NULL)
         return iohw_error_set(err, "has_bias is 1 but bias is NULL");
+    if (iohw_problem_is_quant(p))
+        return check_quant_case(c, err);
     if (c->y == NULL || c->y_f64 == NULL || c->err_bound == NULL)
         return iohw_error_set(err, "%s is NULL (a written case needs its "
                               "outputs)", c->y == NULL ? "y"
@@ -174,6 +201,28 @@ static void chunk_shape(int ndim, const hsize_t *dims, size_t esize,
         chunk[a] = 1;
 }
 
+/* 1 when deflating pays for a dataset of `bytes` bytes at buf (elements of
+ * esize bytes): the order-0 entropy of each byte plane of its first
+ * PROBE_BYTES (HDF5's shuffle filter stores the planes one after the other)
+ * says that they code to half their size or less.  Counting costs a
+ * twentieth of deflating the sample and decides as deflate's own size
+ * would for all but a few datasets near the boundary. */
+static int deflate_pays(const void *buf, int64_t bytes, size_t esize)
+{
+    const size_t n = (bytes < PROBE_BYTES ? (size_t)bytes : PROBE_BYTES) / esize;
+    const unsigned char *src = buf;
+    double bits = 0.0;
+    for (size_t b = 0; b < esize; b++) {
+        uint32_t count[256] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[src[i * esize + b]]++;
+        for (int v = 0; v < 256; v++)
+            if (count[v] > 0)
+                bits -= (double)count[v] * log2((double)count[v] / (double)n);
+    }
+    return bits <= 0.5 * 8.0 * (double)(n * esize);
+}
+
 /* Writes one dataset of ndim extents `shape` holding buf (stored type dt;
  * bf16 datasets get their encoding attribute). */
 static int write_dataset(hid_t g, const char *name, iohw_dtype dt, int ndim,
@@ -200,12 +249,14 @@ static int write_dataset(hid_t g, const char *name, iohw_dtype dt, int ndim,
         goto done;
     }
 
-    /* Storage: compact, chunked and compressed, or contiguous. */
+    /* Storage: compact, chunked and compressed where that pays, or
+     * contiguous. */
     herr_t st = 0;
     if (bytes <= COMPACT_MAX) {
         st = H5Pset_layout(dcpl, H5D_COMPACT);
     } else if (H5Zfilter_avail(H5Z_FILTER_SHUFFLE) > 0 &&
-               H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
+               H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0 &&
+               deflate_pays(buf, bytes, esize)) {
         chunk_shape(ndim, dims, esize, chunk);
         if (H5Pset_chunk(dcpl, ndim, chunk) < 0 || H5Pset_shuffle(dcpl) < 0 ||
             H5Pset_deflate(dcpl, DEFLATE_LEVEL) < 0)
@@ -276,6 +327,24 @@ static int write_attrs(hid_t g, const iohw_case *c, iohw_error *err)
                               c->descriptor ? c->descriptor : "", err) ||
         iohw__h5_write_i64(g, "terms_max", c->terms_max, err) != 0)
         return -1;
+    if (iohw__case_write_quant_attrs(g, p, err) != 0)
+        return -1;
+    return iohw__case_conv_write(g, p, err);
+}
+
+/* A quantized case's requant values: s_w[n], or multiplier[n] and
+ * shift[n] (none for an s32 y). */
+static int write_requant(hid_t g, const iohw_case *c, iohw_error *err)
+{
+    const int64_t n[1] = {iohw_quant_requant_count(&c->p)};
+    if (n[0] == 0)
+        return 0;
+    if (c->p.m_form == IOHW_QM_SCALES)
+        return write_dataset(g, "s_w", IOHW_F32, 1, n, c->requant, err);
+    const int32_t *mult = c->requant;
+    if (write_dataset(g, "multiplier", IOHW_S32, 1, n, mult, err) != 0 ||
+        write_dataset(g, "shift", IOHW_S32, 1, n, mult + n[0], err) != 0)
+        return -1;
     return 0;
 }
 
@@ -290,13 +359,20 @@ static int write_data(hid_t g, const iohw_case *c, iohw_error *err)
         return -1;
     const int64_t bias_shape[1] = {p->out_channels};
     if (write_dataset(g, "x", p->dtype, xm.ndim, xm.shape, c->x, err) != 0 ||
-        write_dataset(g, "w", p->dtype, wm.ndim, wm.shape, c->w, err) != 0)
+        write_dataset(g, "w", iohw_problem_w_dtype(p), wm.ndim, wm.shape, c->w,
+                      err) != 0)
         return -1;
     if (p->has_bias &&
-        write_dataset(g, "bias", p->dtype, 1, bias_shape, c->bias, err) != 0)
+        write_dataset(g, "bias", iohw_problem_bias_dtype(p), 1, bias_shape,
+                      c->bias, err) != 0)
         return -1;
-    if (write_dataset(g, "y", p->dtype, ym.ndim, ym.shape, c->y, err) != 0 ||
-        write_dataset(g, "y_f64", IOHW_F64, ym.ndim, ym.shape, c->y_f64,
+    if (write_requant(g, c, err) != 0 ||
+        write_dataset(g, "y", iohw_problem_y_dtype(p), ym.ndim, ym.shape, c->y,
+                      err) != 0)
+        return -1;
+    if (iohw_problem_is_quant(p))
+        return 0;
+    if (write_dataset(g, "y_f64", IOHW_F64, ym.ndim, ym.shape, c->y_f64,
                       err) != 0 ||
         write_dataset(g, "err_bound", IOHW_F64, ym.ndim, ym.shape,
                       c->err_bound, err) != 0)

@@ -391,3 +391,32 @@ int iohw__h5_write_string(hid_t loc, const char *name, const char *s,
     H5Tclose(t);
     return rc;
 }
+
+int iohw__h5_write_f32(hid_t loc, const char *name, float v, iohw_error *err)
+{
+    return write_attr(loc, name, H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 0, &v, err);
+}
+
+int iohw__h5_read_f32(hid_t loc, const char *name, float *v, iohw_error *err)
+{
+    hid_t a, t, s;
+    int rc = -1;
+    if (open_attr(loc, name, &a, &t, &s, err) != 0 ||
+        check_extent(s, name, 1, err) != 0)
+        goto done;
+    if (H5Tget_class(t) != H5T_FLOAT || H5Tget_size(t) != 4) {
+        char have[64];
+        iohw__h5_describe_type(t, have, sizeof have);
+        iohw_error_set(err, "attribute '%s' has type %s; it must be float32",
+                       name, have);
+        goto done;
+    }
+    if (H5Aread(a, H5T_NATIVE_FLOAT, v) < 0) {
+        iohw__h5_fail(err, "attribute '%s': cannot read", name);
+        goto done;
+    }
+    rc = 0;
+done:
+    close_attr(a, t, s);
+    return rc;
+}

@@ -118,6 +118,9 @@ hid_t iohw__h5_file_type(iohw_dtype dt)
     case IOHW_F64: return H5Tcopy(H5T_IEEE_F64LE);
     case IOHW_F16: return f16_from(H5T_IEEE_F32LE);
     case IOHW_BF16: return H5Tcopy(H5T_STD_U16LE);
+    case IOHW_S8: return H5Tcopy(H5T_STD_I8LE);
+    case IOHW_U8: return H5Tcopy(H5T_STD_U8LE);
+    case IOHW_S32: return H5Tcopy(H5T_STD_I32LE);
     }
     return -1;
 }
@@ -129,6 +132,9 @@ hid_t iohw__h5_mem_type(iohw_dtype dt)
     case IOHW_F64: return H5Tcopy(H5T_NATIVE_DOUBLE);
     case IOHW_F16: return f16_from(H5T_NATIVE_FLOAT);
     case IOHW_BF16: return H5Tcopy(H5T_NATIVE_UINT16);
+    case IOHW_S8: return H5Tcopy(H5T_NATIVE_INT8);
+    case IOHW_U8: return H5Tcopy(H5T_NATIVE_UINT8);
+    case IOHW_S32: return H5Tcopy(H5T_NATIVE_INT32);
     }
     return -1;
 }
@@ -192,6 +198,17 @@ void iohw__h5_describe_type(hid_t t, char *buf, size_t n)
     }
 }
 
+/* 1 when t is a plain integer type of `size` bytes and that sign. */
+static int is_integer(hid_t t, size_t size, H5T_sign_t sign)
+{
+    H5T_order_t order = H5Tget_order(t);
+    return H5Tget_class(t) == H5T_INTEGER && H5Tget_size(t) == size &&
+           H5Tget_sign(t) == sign && H5Tget_precision(t) == 8 * size &&
+           H5Tget_offset(t) == 0 &&
+           (order == H5T_ORDER_LE || order == H5T_ORDER_BE ||
+            (size == 1 && order == H5T_ORDER_NONE));
+}
+
 int iohw__h5_check_type(hid_t t, iohw_dtype dt, const char *who,
                         iohw_error *err)
 {
@@ -210,18 +227,25 @@ int iohw__h5_check_type(hid_t t, iohw_dtype dt, const char *who,
         need = "float16 (IEEE binary16)";
         ok = is_ieee(t, 2);
         break;
-    case IOHW_BF16: {
-        H5T_order_t order = H5Tget_order(t);
+    case IOHW_BF16:
         need = "uint16 (bf16 bit patterns)";
-        ok = H5Tget_class(t) == H5T_INTEGER && H5Tget_size(t) == 2 &&
-             H5Tget_sign(t) == H5T_SGN_NONE && H5Tget_precision(t) == 16 &&
-             H5Tget_offset(t) == 0 &&
-             (order == H5T_ORDER_LE || order == H5T_ORDER_BE);
+        ok = is_integer(t, 2, H5T_SGN_NONE);
         break;
-    }
+    case IOHW_S8:
+        need = "int8";
+        ok = is_integer(t, 1, H5T_SGN_2);
+        break;
+    case IOHW_U8:
+        need = "uint8";
+        ok = is_integer(t, 1, H5T_SGN_NONE);
+        break;
+    case IOHW_S32:
+        need = "int32";
+        ok = is_integer(t, 4, H5T_SGN_2);
+        break;
     default:
-        return iohw_error_set(err, "dtype %d is not f32, f64, f16 or bf16",
-                              (int)dt);
+        return iohw_error_set(err, "dtype %d is not f32, f64, f16, bf16, s8, "
+                              "u8 or s32", (int)dt);
     }
     if (ok)
         return 0;

@@ -95,4 +95,9 @@ int iohw__h5_write_i64s(hid_t loc, const char *name, int n, const int64_t *v,
 int iohw__h5_write_string(hid_t loc, const char *name, const char *s,
                           iohw_error *err);
 
+/* A scalar float32 attribute (F32LE): written, and read from a scalar or
+ * [1] of a 4-byte float type. */
+int iohw__h5_write_f32(hid_t loc, const char *name, float v, iohw_error *err);
+int iohw__h5_read_f32(hid_t loc, const char *name, float *v, iohw_error *err);
+
 #endif

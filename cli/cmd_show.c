@@ -16,9 +16,11 @@
 
 #include "cases/case.h"
 #include "harness/guard.h"
+#include "oracle/convention.h"
 #include "oracle/dtype.h"
 #include "oracle/layout.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 #define SHOW_FIRST 8
 
@@ -112,6 +114,40 @@ static void print_values(const char *name, iohw_dtype dt, const void *base,
                (long long)nan, (long long)inf, (long long)n);
 }
 
+/* A quantized case's datasets and values (specification section 11.4). */
+static void show_quant(const iohw_case *c, const iohw_layout_map *mx,
+                       const iohw_layout_map *mw, const iohw_layout_map *my,
+                       int has_outputs)
+{
+    const iohw_problem *p = &c->p;
+    const iohw_dtype wd = iohw_problem_w_dtype(p), yd = iohw_problem_y_dtype(p);
+    const int64_t n = iohw_quant_requant_count(p);
+    const int fixed = p->m_form == IOHW_QM_FIXED;
+    printf("  datasets\n");
+    print_shape("x", mx, iohw_dtype_name(p->dtype));
+    print_shape("w", mw, iohw_dtype_name(wd));
+    if (p->has_bias)
+        printf("    %-10s [%lld]  C  s32\n", "bias", (long long)p->out_channels);
+    if (n > 0)
+        printf("    %-10s [%lld]  %s\n", fixed ? "multiplier" : "s_w", (long long)n,
+               fixed ? "s32, and shift [n] s32" : "f32");
+    if (has_outputs)
+        print_shape("y", my, iohw_dtype_name(yd));
+    printf("  values (first %d in memory order; statistics over all)\n", SHOW_FIRST);
+    print_values("x", p->dtype, c->x, mx->count, 9);
+    print_values("w", wd, c->w, mw->count, 9);
+    if (p->has_bias && c->bias != NULL)
+        print_values("bias", IOHW_S32, c->bias, p->out_channels, 10);
+    if (n > 0 && c->requant != NULL && fixed) {
+        print_values("multiplier", IOHW_S32, c->requant, n, 10);
+        print_values("shift", IOHW_S32, (const int32_t *)c->requant + n, n, 10);
+    } else if (n > 0 && c->requant != NULL) {
+        print_values("s_w", IOHW_F32, c->requant, n, 9);
+    }
+    if (has_outputs && c->y != NULL)
+        print_values("y", yd, c->y, my->count, 10);
+}
+
 static void show_case(const iohw_case *c, int has_outputs)
 {
     const iohw_problem *p = &c->p;
@@ -137,6 +173,15 @@ static void show_case(const iohw_case *c, int has_outputs)
     print_axes("pad_end", p->pad_end, p->rank);
     print_axes("output_padding", p->output_padding, p->rank);
     print_axes("out_size", p->out_size, p->rank);
+    if (p->convention != IOHW_CONV_NONE) {
+        printf("  %-15s%s", "convention", iohw_convention_name(p->convention));
+        if (p->auto_pad != IOHW_AUTO_PAD_NONE)
+            printf(" auto_pad=%s", iohw_auto_pad_name(p->auto_pad));
+        if (p->out_shape[0] > 0)
+            for (uint32_t a = 0; a < p->rank && a < 3; a++)
+                printf("%s%lld", a == 0 ? " out=" : "x", (long long)p->out_shape[a]);
+        printf(" (specification section 12)\n");
+    }
     printf("  %-15s%s (x, y)   weight %s\n", "layouts", p->data_layout, p->weight_layout);
     printf("  %-15s%s\n", "dtype", tname);
     printf("  %-15s%s\n", "bias", p->has_bias ? "yes" : "no");
@@ -151,6 +196,10 @@ static void show_case(const iohw_case *c, int has_outputs)
     if (iohw_layout_data_map(p, 0, &mx, NULL) != 0 || iohw_layout_weight_map(p, &mw, NULL) != 0
         || iohw_layout_data_map(p, 1, &my, NULL) != 0)
         return;
+    if (iohw_problem_is_quant(p)) {
+        show_quant(c, &mx, &mw, &my, has_outputs);
+        return;
+    }
     printf("  datasets\n");
     print_shape("x", &mx, tname);
     print_shape("w", &mw, tname);
@@ -187,7 +236,8 @@ static int show_one(iohw_case_file *f, const char *id)
             iohw_cli_error("show: %s", e.msg);
             return -1;
         }
-        has_outputs = c.y != NULL && c.y_f64 != NULL && c.err_bound != NULL;
+        has_outputs = c.y != NULL && (iohw_problem_is_quant(&c.p)
+                                      || (c.y_f64 != NULL && c.err_bound != NULL));
     }
     show_case(&c, has_outputs);
     iohw_case_free(&c);

@@ -21,6 +21,7 @@
  *      (what the reader gives for an absent one) counts as missing.
  */
 #include "generators/generators.h"
+#include "generators/fill_quant.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@
 #include "oracle/dtype.h"
 #include "oracle/oracle.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 #define TAGS_MAX 1024
 
@@ -71,6 +73,8 @@ static int run_oracle(iohw_case *c, const iohw_problem *p, int threads,
 {
     iohw_oracle_result r;
     memset(&r, 0, sizeof r);
+    if (iohw_problem_is_quant(p))
+        return iohw__quant_outputs(c, p, err);
     if (iohw_oracle_run(p, c->x, c->w, c->bias, threads, &r, err) != 0)
         return -1;
     free(c->y);
@@ -110,7 +114,12 @@ int iohw_make_case(const iohw_desc *d, const char *id, const char *extra_tags,
     c->p = d->p;
     strcpy(c->fill, d->fill);
     c->seed = d->seed;
-    if (iohw_desc_format(d, text, sizeof text) < 0) {
+    const int quant = iohw_problem_is_quant(&c->p);
+    if (quant && iohw__quant_inputs(c, err) != 0) {
+        iohw_error_prefix(err, "make case '%s'", id);
+        goto fail;
+    }
+    if (iohw_desc_format_problem(&c->p, c->fill, c->seed, text, sizeof text) < 0) {
         iohw_error_set(err, "make case '%s': descriptor longer than %d bytes", id,
                        IOHW_DESC_MAX);
         goto fail;
@@ -124,7 +133,9 @@ int iohw_make_case(const iohw_desc *d, const char *id, const char *extra_tags,
         goto fail;
     }
 
-    /* Inputs. */
+    /* Inputs (a quantized case's are filled). */
+    if (quant)
+        goto outputs;
     const size_t es = iohw_dtype_size(c->p.dtype);
     const int64_t nx = iohw_problem_x_count(&c->p);
     const int64_t nw = iohw_problem_w_count(&c->p);
@@ -142,6 +153,7 @@ int iohw_make_case(const iohw_desc *d, const char *id, const char *extra_tags,
     }
 
     /* Outputs. */
+outputs:
     if (run_oracle(c, &c->p, threads, err) != 0) {
         iohw_error_prefix(err, "make case '%s'", id);
         goto fail;

@@ -17,7 +17,8 @@
  *   full   thirty covering arrays, every layout permutation in every dtype,
  *          the shapes in every dtype and fill, the regression corpus in
  *          every dtype, every fill five times per dtype and rank, and
- *          random valid factor combinations.
+ *          random valid factor combinations;
+ *   models the layers of real networks (suite_models.c) and nothing else.
  */
 #include "generators/suite_internal.h"
 
@@ -33,27 +34,32 @@
 const iohw_dtype iohw__dtypes[4] = {IOHW_F32, IOHW_F64, IOHW_F16, IOHW_BF16};
 
 static const char *const CATEGORY[IOHW__CAT_COUNT] = {
-    "pairwise", "layouts", "shapes", "regressions", "fills", "random"
+    "pairwise", "layouts", "shapes", "regressions", "fills", "random", "quant", "models"
 };
 static const char *const FILES[IOHW__CAT_COUNT] = {
     "pairwise.h5", "layouts.h5", "shapes.h5", "regressions.h5", "fills.h5",
-    "random.h5"
+    "random.h5", "quant.h5", "models.h5"
 };
 
 static const iohw__profile PROFILES[] = {
     {"smoke", "about 250 small cases in seconds: pairwise coverage, every bug "
               "class of the regression corpus, every fill and dtype",
-     1, 0, 1, 1, 1, 1, 1, 1, 0},
+     1, 0, 1, 1, 1, 1, 1, 1, 0, 1, 0},
     {"ci", "about 2,000 cases for continuous integration: eight covering arrays, "
            "every layout permutation, shapes and regressions in several dtypes",
-     8, 1, 2, 4, 2, 2, 3, 2, 0},
+     8, 1, 2, 4, 2, 2, 3, 2, 0, 5, 0},
     {"full", "about 21,000 cases: thirty covering arrays, every layout in every "
              "dtype, every shape in every dtype and fill, random combinations",
-     30, 1, 4, 4, 6, 4, 3, 5, 14000},
+     30, 1, 4, 4, 6, 4, 3, 5, 14000, 5, 0},
+    {"models", "the transposed-convolution layers of real networks (DCGAN, U-Net, "
+               "HiFi-GAN, MelGAN, EnCodec, 3-D U-Net, V-Net, YOLOv8-seg, FCN-8s, "
+               "benchdnn's deconv shapes), f32, exact fill",
+     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
 };
 #define NPROFILES (sizeof PROFILES / sizeof PROFILES[0])
 
-static const char *const PROFILE_NAMES[NPROFILES + 1] = {"smoke", "ci", "full", NULL};
+static const char *const PROFILE_NAMES[NPROFILES + 1] = {"smoke", "ci", "full", "models",
+                                                          NULL};
 
 const char *const *iohw_profile_names(void)
 {
@@ -150,8 +156,8 @@ int iohw_plan_profile(const char *profile, uint64_t seed, iohw_plan *plan,
     memset(plan, 0, sizeof *plan);
     const iohw__profile *pr = find_profile(profile);
     if (pr == NULL)
-        return iohw_error_set(err, "unknown profile '%s' (expected smoke, ci or full)",
-                              profile != NULL ? profile : "(null)");
+        return iohw_error_set(err, "unknown profile '%s' (expected smoke, ci, full or "
+                              "models)", profile != NULL ? profile : "(null)");
 
     snprintf(plan->profile, sizeof plan->profile, "%s", pr->name);
     plan->seed = seed;
@@ -159,12 +165,19 @@ int iohw_plan_profile(const char *profile, uint64_t seed, iohw_plan *plan,
     for (int k = 0; k < IOHW__CAT_COUNT; k++)
         plan->files[k] = FILES[k];
 
-    /* The categories, in file order. */
+    /* The categories, in file order; the models profile has its own only. */
+    if (pr->models) {
+        if (iohw__plan_models(plan, pr, err) != 0 || iohw__plan_coverage(plan, err) != 0) {
+            iohw_plan_free(plan);
+            return -1;
+        }
+        return 0;
+    }
     if (iohw__plan_pairwise(plan, pr, err) != 0 || iohw__plan_layouts(plan, pr, err) != 0
         || iohw__plan_shapes(plan, pr, err) != 0
         || iohw__plan_regressions(plan, pr, err) != 0
         || iohw__plan_fills(plan, pr, err) != 0 || iohw__plan_random(plan, pr, err) != 0
-        || iohw__plan_coverage(plan, err) != 0) {
+        || iohw__plan_quant(plan, pr, err) != 0 || iohw__plan_coverage(plan, err) != 0) {
         iohw_plan_free(plan);
         return -1;
     }

@@ -443,6 +443,8 @@ static int plan_accepted(learner *L, const iohw_plan *base, iohw_plan *plan,
             free(held);
             return -1;
         }
+        if (pc->file == IOHW__CAT_MODELS)   /* its ids name network and layer */
+            memcpy(plan->cases[plan->count - 1].id, pc->id, sizeof pc->id);
     }
     plan->profile_cases = base->count;
     plan->profile_claimed = n;

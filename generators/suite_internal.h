@@ -11,6 +11,8 @@
  *   suite_regressions.c  the regression corpus
  *   suite_narrow.c       its narrow rows (special values, conversions,
  *                        blocked-loop tails)
+ *   suite_quant.c        the quantized category
+ *   suite_models.c       the layers of real networks (profile models)
  */
 #ifndef IOHW_SUITE_INTERNAL_H
 #define IOHW_SUITE_INTERNAL_H
@@ -30,6 +32,8 @@ enum {
     IOHW__CAT_REGRESSIONS,
     IOHW__CAT_FILLS,
     IOHW__CAT_RANDOM,
+    IOHW__CAT_QUANT,
+    IOHW__CAT_MODELS,
     IOHW__CAT_COUNT
 };
 
@@ -46,6 +50,8 @@ typedef struct iohw__profile {
     int fills_ranks;        /* 1: ranks in turn; 3: every rank */
     int fills_seeds;        /* cases per fill, dtype and rank */
     int random_cases;       /* random category size */
+    int quant_variants;     /* variants of each quantized row (suite_quant.c) */
+    int models;             /* 1: the models category alone */
 } iohw__profile;
 
 /* The profile of that name, or NULL. */
@@ -77,8 +83,19 @@ int iohw__plan_fills(iohw_plan *plan, const iohw__profile *pr,
                      iohw_error *err);
 int iohw__plan_regressions(iohw_plan *plan, const iohw__profile *pr,
                            iohw_error *err);
+/* Problems stated in a framework's convention (suite_conv.c), planned at
+ * the end of the shapes file. */
+int iohw__plan_conventions(iohw_plan *plan, const iohw__profile *pr,
+                           iohw_error *err);
+/* The quantized category (suite_quant.c): all of it, and its random rows. */
+int iohw__plan_quant(iohw_plan *plan, const iohw__profile *pr, iohw_error *err);
+int iohw__plan_quant_random(iohw_plan *plan, const iohw__profile *pr,
+                            iohw_error *err);
 /* The narrow rows of the corpus (suite_narrow.c), planned after the rest. */
 int iohw__plan_narrow(iohw_plan *plan, const iohw__profile *pr,
+                      iohw_error *err);
+/* The layers of real networks (suite_models.c), when pr->models. */
+int iohw__plan_models(iohw_plan *plan, const iohw__profile *pr,
                       iohw_error *err);
 
 /* The pairwise factors (suite_factors.c): the spec of the covering arrays

@@ -101,7 +101,7 @@ int iohw__plan_shapes(iohw_plan *plan, const iohw__profile *pr,
                     return -1;
         }
     }
-    return 0;
+    return iohw__plan_conventions(plan, pr, err);
 }
 
 /* The fills category's problem of each rank: every channel count per group

@@ -22,15 +22,21 @@
  *   channels-last      C is not the second letter of the data layout
  *   weight-grouped     the weight layout has a G axis
  *   weight-not-io      the weight layout, without G, does not start "IO"
+ *   conv-<name>        a stated framework convention (specification section
+ *                      12), e.g. conv-onnx, conv-tf
+ *   auto_pad-<name>    its auto_pad, e.g. auto_pad-same_upper
+ *   out-shape          it requests an output shape
  */
 #include "generators/generators.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "oracle/convention.h"
 #include "oracle/dtype.h"
 #include "oracle/layout.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 typedef struct tag_buf {
     char *buf;
@@ -71,6 +77,21 @@ static int differ(const int64_t *v, uint32_t rank)
         if (v[a] != v[0])
             return 1;
     return 0;
+}
+
+/* A quantized problem's (specification section 11.4): quant, the rounding,
+ * w- and y- with their types, per-channel, m-fixed. */
+static void quant_tags(tag_buf *t, const iohw_problem *p)
+{
+    add(t, "quant", "");
+    if (p->rounding != 0)
+        add(t, iohw_quant_rounding_name(p->rounding), "");
+    add(t, "w-", iohw_dtype_name(iohw_problem_w_dtype(p)));
+    add(t, "y-", iohw_dtype_name(iohw_problem_y_dtype(p)));
+    if (p->per_channel)
+        add(t, "per-channel", "");
+    if (p->m_form == IOHW_QM_FIXED)
+        add(t, "m-fixed", "");
 }
 
 int iohw_problem_tags(const iohw_problem *p, const char *fill, char *buf,
@@ -137,5 +158,17 @@ int iohw_problem_tags(const iohw_problem *p, const char *fill, char *buf,
         if (strcmp(io, "IO") != 0)
             add(&t, "weight-not-io", "");
     }
+
+    /* A stated convention. */
+    const char *cv = iohw_convention_name(p->convention);
+    const char *ap = iohw_auto_pad_name(p->auto_pad);
+    if (cv != NULL && p->convention != IOHW_CONV_NONE)
+        add(&t, "conv-", cv);
+    if (ap != NULL && p->auto_pad != IOHW_AUTO_PAD_NONE)
+        add(&t, "auto_pad-", ap);
+    if (p->out_shape[0] > 0)
+        add(&t, "out-shape", "");
+    if (iohw_problem_is_quant(p))
+        quant_tags(&t, p);
     return t.overflow ? -1 : (int)t.len;
 }

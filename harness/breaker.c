@@ -9,12 +9,15 @@
 
 #include "oracle/descriptor.h"
 #include "oracle/dtype.h"
+#include "oracle/quant_problem.h"
 
 /* The class index of a problem, added when new; -1 when memory runs out. */
 static int class_index(iohw_breaker *b, const iohw_problem *p, int *cap)
 {
     for (int k = 0; k < b->nclasses; k++)
-        if (b->classes[k].rank == p->rank && b->classes[k].dtype == (int)p->dtype)
+        if (b->classes[k].rank == p->rank && b->classes[k].dtype == (int)p->dtype
+            && b->classes[k].w_dtype == (int)iohw_problem_w_dtype(p)
+            && b->classes[k].y_dtype == (int)iohw_problem_y_dtype(p))
             return k;
     if (b->nclasses == *cap) {
         int ncap = *cap ? 2 * *cap : 16;
@@ -28,6 +31,8 @@ static int class_index(iohw_breaker *b, const iohw_problem *p, int *cap)
     memset(c, 0, sizeof *c);
     c->rank = p->rank;
     c->dtype = (int)p->dtype;
+    c->w_dtype = (int)iohw_problem_w_dtype(p);
+    c->y_dtype = (int)iohw_problem_y_dtype(p);
     return b->nclasses++;
 }
 
@@ -90,9 +95,15 @@ int iohw_breaker_open(const iohw_breaker *b, int64_t i, char *msg, size_t n)
     const iohw_breaker_class *c = &b->classes[b->class_of[i]];
     if (c->timeouts < b->threshold)
         return 0;
+    char types[32];
+    if (c->w_dtype == c->dtype && c->y_dtype == c->dtype)
+        snprintf(types, sizeof types, "%s", iohw_dtype_name((iohw_dtype)c->dtype));
+    else
+        snprintf(types, sizeof types, "%s/%s/%s", iohw_dtype_name((iohw_dtype)c->dtype),
+                 iohw_dtype_name((iohw_dtype)c->w_dtype),
+                 iohw_dtype_name((iohw_dtype)c->y_dtype));
     snprintf(msg, n, IOHW_BREAKER_NOT_RUN "%lld case%s of this class (rank %u, %s) timed "
              "out (the circuit breaker, --breaker %d)", (long long)c->timeouts,
-             c->timeouts == 1 ? "" : "s", (unsigned)c->rank, iohw_dtype_name((iohw_dtype)c->dtype),
-             b->threshold);
+             c->timeouts == 1 ? "" : "s", (unsigned)c->rank, types, b->threshold);
     return 1;
 }

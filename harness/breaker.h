@@ -3,7 +3,8 @@
  * hangs on a whole class of problems would otherwise cost the timeout once
  * per case of the class (hours on the ci profile).
  *
- * The class of a case is its rank and dtype ("rank 3, f32"): what a
+ * The class of a case is its rank and dtype ("rank 3, f32"; a quantized
+ * one's x, w and y types: "rank 2, u8/s8/u8"): what a
  * backend's support and its code paths most often depend on.  After
  * `threshold` cases of one class end in TIMEOUT, the class is open: its
  * cases not yet handed to a worker are not run and become TIMEOUT with the
@@ -30,6 +31,7 @@
 typedef struct iohw_breaker_class {
     uint32_t rank;
     int dtype;
+    int w_dtype, y_dtype;       /* the same as dtype in a float problem */
     int64_t timeouts;
 } iohw_breaker_class;
 

@@ -41,6 +41,7 @@
 #include "oracle/dtype.h"
 #include "oracle/layout.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 #define BLOCK 512
 
@@ -291,7 +292,7 @@ static void judge_init(judge *j, const iohw_case *c, int flush)
 
 /* Counts mismatch i (got g, bound) in r: the coarse error map, and the
  * point while there is room.  *have_map caches the layout's map. */
-static void note_mismatch(const iohw_case *c, int64_t i, double g,
+static void note_mismatch(const iohw_case *c, int64_t i, double e, double g,
                           double bound, iohw_layout_map *map, int *have_map,
                           iohw_result *r)
 {
@@ -310,7 +311,7 @@ static void note_mismatch(const iohw_case *c, int64_t i, double g,
     pt->index = i;
     for (int a = 0; a < 5; a++)
         pt->coord[a] = coord[a];
-    pt->expected = c->y_f64[i];
+    pt->expected = e;
     pt->got = g;
     pt->bound = bound;
 }
@@ -347,9 +348,44 @@ static void judge_all(const judge *j, const iohw_case *c, const void *y,
             if (ratio > r->worst_ratio)
                 r->worst_ratio = ratio;
             if (!ok)
-                note_mismatch(c, i, got[k], bound, &map, &have_map, r);
+                note_mismatch(c, i, c->y_f64[i], got[k], bound, &map,
+                              &have_map, r);
         }
     }
+}
+
+/* A quantized case (specification section 11.4): y must equal the stored
+ * y element for element; an element still holding the sentinel where it
+ * differs counts as unwritten too. */
+static void judge_quant(const iohw_case *c, const void *y,
+                        const void *sentinel_bits, iohw_result *r)
+{
+    const iohw_dtype dt = iohw_problem_y_dtype(&c->p);
+    const size_t es = iohw_dtype_size(dt);
+    const int64_t count = iohw_problem_y_count(&c->p);
+    const uint64_t sentinel = sentinel_bits != NULL ? load_bits(sentinel_bits, es) : 0;
+    iohw_layout_map map;
+    int have_map = 0;
+    r->exact = 1;
+    r->elements = count;
+    for (int64_t i = 0; i < count; i++) {
+        const double e = iohw_dtype_load(dt, c->y, (size_t)i);
+        const double g = iohw_dtype_load(dt, y, (size_t)i);
+        if (e == g)
+            continue;
+        if (sentinel_bits != NULL &&
+            load_bits((const unsigned char *)y + (size_t)i * es, es) == sentinel)
+            r->unwritten++;
+        r->worst_ratio = INFINITY;
+        note_mismatch(c, i, e, g, 0.0, &map, &have_map, r);
+    }
+    r->status = r->mismatches == 0 ? IOHW_RESULT_PASS : IOHW_RESULT_FAIL;
+    if (r->mismatches > 0)
+        snprintf(r->message, sizeof r->message, "%lld of %lld output elements "
+                 "differ from the exact quantized result%s (first: expected "
+                 "%.0f, got %.0f)", (long long)r->mismatches, (long long)count,
+                 r->unwritten > 0 ? ", some never written" : "",
+                 r->points[0].expected, r->points[0].got);
 }
 
 static void compare_by(const iohw_case *c, const void *y,
@@ -361,6 +397,10 @@ static void compare_by(const iohw_case *c, const void *y,
     if (r == NULL)
         return;
     reset_result(r);
+    if (c != NULL && y != NULL && c->y != NULL && iohw_problem_is_quant(&c->p)) {
+        judge_quant(c, y, sentinel_bits, r);
+        return;
+    }
     why = check_case(c, y);
     if (why != NULL) {
         r->status = IOHW_RESULT_INVALID;

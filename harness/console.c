@@ -4,6 +4,7 @@
  */
 #include "harness/console.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -237,10 +238,14 @@ void iohw_console_block_repro(FILE *out, const iohw_repro_options *o,
     }
     for (int i = 0; i < r->npoints && i < IOHW_RESULT_POINTS; i++) {
         const iohw_point *p = &r->points[i];
-        fprintf(out, "    %5lld %5lld %5lld %5lld %5lld %16.9g %16.9g %12.4g %12.4g\n",
+        /* Integers (quantized and exact cases) in full, whatever their size. */
+        const int whole = r->exact && fabs(p->expected) < 0x1p53 && fabs(p->got) < 0x1p53
+                          && p->expected == floor(p->expected) && p->got == floor(p->got);
+        const int digits = whole ? 17 : 9;
+        fprintf(out, "    %5lld %5lld %5lld %5lld %5lld %16.*g %16.*g %12.4g %12.4g\n",
                 (long long)p->coord[0], (long long)p->coord[1],
                 (long long)p->coord[2], (long long)p->coord[3],
-                (long long)p->coord[4], p->expected, p->got,
+                (long long)p->coord[4], digits, p->expected, digits, p->got,
                 p->got - p->expected, p->bound);
     }
     if (iohw_repro_format(o, r, repro, (int)sizeof repro) >= 0)

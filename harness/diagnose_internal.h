@@ -101,6 +101,16 @@ int iohw__dg_w_bf16(const iohw__dg_base *b, iohw__dg_variant *v);
 int iohw__dg_x_bf16(const iohw__dg_base *b, iohw__dg_variant *v);
 int iohw__dg_xw_bf16(const iohw__dg_base *b, iohw__dg_variant *v);
 
+/* The crop starts at pad_end (diagnose_variants.c): "pad begin and end
+ * exchanged", and the other SAME split of a stated convention. */
+int iohw__dg_pads_exchanged(const iohw__dg_base *b, iohw__dg_variant *v);
+
+/* Misreadings of a stated convention (diagnose_conv.c), builders as above. */
+int iohw__dg_same_lower_for_upper(const iohw__dg_base *b, iohw__dg_variant *v);
+int iohw__dg_same_upper_for_lower(const iohw__dg_base *b, iohw__dg_variant *v);
+int iohw__dg_valid_for_same(const iohw__dg_base *b, iohw__dg_variant *v);
+int iohw__dg_onnx_out_split_at_end(const iohw__dg_base *b, iohw__dg_variant *v);
+
 /* v rounded to dt by `mode` (IOHW__DG_ROUND_*), as a double; NaN and +-Inf
  * stay.  f64 is returned as it is. */
 double iohw__dg_round(iohw_dtype dt, int mode, double v);

@@ -16,6 +16,8 @@
  *                              channel m*G+g, with the bias of channel
  *                              m*G+g, or ("bias included") with its own
  *   bias indexed per group     bias'[g*Mg+m] = bias[m]
+ *   SAME_LOWER where SAME_UPPER, VALID where SAME, output_shape's split:
+ *                              a stated convention misread, diagnose_conv.c
  *   pad begin and end exch.    the crop starts at pad_end
  *   pads averaged              the crop starts at floor((P- + P+) / 2)
  *   pad_begin on both sides    positions >= F - 2 P- + A: bias only
@@ -268,7 +270,7 @@ static int bias_per_group(const iohw__dg_base *b, iohw__dg_variant *v)
     return 1;
 }
 
-static int pads_exchanged(const iohw__dg_base *b, iohw__dg_variant *v)
+int iohw__dg_pads_exchanged(const iohw__dg_base *b, iohw__dg_variant *v)
 {
     int differs = 0;
     for (int a = 0; a < b->rank; a++) {
@@ -449,7 +451,16 @@ const iohw__dg_entry iohw__dg_table[] = {
      "your kernel lays out the input and output channels (bias too) of the groups as c*G+g instead of g*Cg+c"},
     {"bias indexed per group", bias_per_group,
      "your kernel adds bias[m] to channel g*Mg+m: index the bias by the output channel, bias[g*Mg+m]"},
-    {"pad begin and end exchanged", pads_exchanged,
+    {"SAME_LOWER where SAME_UPPER was asked", iohw__dg_same_lower_for_upper,
+     "your kernel puts the odd SAME_UPPER padding at the beginning; SAME_UPPER puts it at the end"},
+    {"SAME_UPPER where SAME_LOWER was asked", iohw__dg_same_upper_for_lower,
+     "your kernel puts the odd SAME_LOWER padding at the end; SAME_LOWER puts it at the beginning"},
+    {"VALID (no padding) where SAME was asked", iohw__dg_valid_for_same,
+     "your kernel crops nothing at the beginning under auto_pad SAME: it computes VALID"},
+    {"output_shape's odd padding at the end where ONNX puts it at the beginning",
+     iohw__dg_onnx_out_split_at_end,
+     "your kernel pads more at the end for ONNX output_shape (ONNX Runtime < 1.13); ONNX pads more at the beginning"},
+    {"pad begin and end exchanged", iohw__dg_pads_exchanged,
      "your kernel crops pad_end at the beginning and pad_begin at the end of each axis"},
     {"pads averaged", pads_averaged,
      "your kernel crops (pad_begin+pad_end)/2 at the beginning: asymmetric pads must be kept apart"},

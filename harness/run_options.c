@@ -49,7 +49,8 @@ int iohw_subnormals_parse(const char *text, unsigned *mask, iohw_error *err)
         char name[16];
         iohw_dtype dt;
         snprintf(name, sizeof name, "%.*s", (int)(len < 15 ? len : 15), s);
-        if (len == 0 || len >= sizeof name || iohw_dtype_parse(name, &dt) != 0)
+        if (len == 0 || len >= sizeof name || iohw_dtype_parse(name, &dt) != 0
+            || !iohw_dtype_is_float(dt))
             return iohw_error_set(err, "'%s': unknown dtype '%.*s' (f32, f64, "
                                   "f16 or bf16)", text, (int)len, s);
         m |= IOHW_SUBNORMALS_FLUSH_BIT(dt);

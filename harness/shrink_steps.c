@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "oracle/convention.h"
 #include "oracle/layout.h"
 #include "oracle/problem.h"
 
@@ -192,7 +193,9 @@ int iohw__shrink_candidate(const iohw_problem *p, int kind, int j,
     }
     if (rc != 1)
         return rc;
-    if (iohw_problem_finish(q, NULL) != 0)
+    /* A stated convention (specification section 12) must still resolve
+     * to the explicit members, or the step is not taken. */
+    if (iohw_problem_finish(q, NULL) != 0 || iohw_convention_check(q, NULL) != 0)
         return 0;
     /* A default layout that is already the layout changes nothing. */
     if (strcmp(q->data_layout, p->data_layout) == 0 &&

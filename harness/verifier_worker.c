@@ -20,7 +20,9 @@
 #include "harness/run.h"
 #include "harness/run_internal.h"
 #include "harness/worker_rude.h"
+#include "oracle/dtype.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 /* Room in each output pipe, so that a flood rarely finds it full. */
 #define PIPE_ROOM (1 << 20)
@@ -228,20 +230,25 @@ static unsigned char canary_byte(size_t i)
     return (unsigned char)(0x3C + 7 * i);
 }
 
-/* Sections of whole pages, each tensor at the end of its own. */
-static size_t plan(const iohw_case *c, size_t es, iohw_work_piece pc[])
+/* Sections of whole pages, each tensor at the end of its own (each in its
+ * own type: a quantized case's differ). */
+static size_t plan(const iohw_case *c, iohw_work_piece pc[])
 {
     const iohw_problem *p = &c->p;
-    const int64_t count[IOHW_REGION_COUNT] = {
-        iohw_problem_x_count(p), iohw_problem_w_count(p),
-        p->has_bias ? iohw_problem_bias_count(p) : 0, iohw_problem_y_count(p)};
+    const size_t bytes[IOHW_REGION_COUNT] = {
+        (size_t)iohw_problem_x_count(p) * iohw_dtype_size(p->dtype),
+        (size_t)iohw_problem_w_count(p) * iohw_dtype_size(iohw_problem_w_dtype(p)),
+        (size_t)iohw_problem_bias_count(p) * iohw_dtype_size(iohw_problem_bias_dtype(p)),
+        (size_t)iohw_problem_y_count(p) * iohw_dtype_size(iohw_problem_y_dtype(p)),
+        iohw_quant_requant_bytes(p)};
     const size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t off = 0;
     for (int k = 0; k < IOHW_REGION_COUNT; k++) {
         memset(&pc[k], 0, sizeof pc[k]);
-        if (k == IOHW_REGION_BIAS && !p->has_bias)
+        if ((k == IOHW_REGION_BIAS && !p->has_bias) ||
+            (k == IOHW_REGION_REQUANT && bytes[k] == 0))
             continue;
-        size_t len = (size_t)count[k] * es;
+        size_t len = bytes[k];
         size_t body = (len + page - 1) / page * page;
         if (body == 0)
             body = page;
@@ -258,10 +265,13 @@ int iohw__tensors_make(iohw__verifier *v, const iohw_case *c,
                        iohw__tensors *t, iohw_error *err)
 {
     memset(t, 0, sizeof *t);
-    t->es = (size_t)iohw_worker_sentinel((int)c->p.dtype, t->sent);
+    t->es = (size_t)iohw_worker_sentinel((int)iohw_problem_y_dtype(&c->p),
+                                         t->sent);
     if (t->es == 0)
         return iohw_error_set(err, "harness: unknown dtype");
-    size_t len = plan(c, t->es, t->pc);
+    if (iohw_quant_requant_bytes(&c->p) > 0 && c->requant == NULL)
+        return iohw_error_set(err, "harness: the case has no requant values");
+    size_t len = plan(c, t->pc);
     if (v->memfd < 0)
         v->memfd = memfd_create("iohw-case", MFD_CLOEXEC);
     if (v->memfd < 0 || ftruncate(v->memfd, 0) != 0 ||
@@ -274,9 +284,9 @@ int iohw__tensors_make(iohw__verifier *v, const iohw_case *c,
                               "%s", len, strerror(errno));
     t->map = m;
     t->len = len;
-    const void *src[IOHW_REGION_COUNT] = {c->x, c->w, c->bias, NULL};
-    for (int k = 0; k < IOHW_REGION_Y; k++)
-        if (t->pc[k].data_len > 0)
+    const void *src[IOHW_REGION_COUNT] = {c->x, c->w, c->bias, NULL, c->requant};
+    for (int k = 0; k < IOHW_REGION_COUNT; k++)
+        if (k != IOHW_REGION_Y && t->pc[k].data_len > 0)
             memcpy(t->map + t->pc[k].data_off, src[k], t->pc[k].data_len);
     const iohw_work_piece *y = &t->pc[IOHW_REGION_Y];
     for (size_t i = 0; i < y->data_len; i += t->es)

@@ -27,6 +27,7 @@
 #include "harness/worker_rude.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 
 /* The one piece of process-wide state: a signal handler can reach nothing
@@ -118,6 +119,13 @@ int iohw_worker_sentinel(int dtype, unsigned char bits[8])
         u16 = 0x7FA5;
         memcpy(bits, &u16, 2);
         return 2;
+    case IOHW_S8:
+    case IOHW_U8:
+        bits[0] = 0xA5;
+        return 1;
+    case IOHW_S32:
+        memset(bits, 0xA5, 4);
+        return 4;
     default:
         return 0;
     }
@@ -331,14 +339,22 @@ static int run_once(worker *wk, const iohw_problem *pp, const mapped *m,
 {
     iohw_problem p = *pp;
     iohw__rude_snap snap;
+    const int quant = iohw_problem_is_quant(&p);
+    const void *bias = p.has_bias ? m->data[IOHW_REGION_BIAS] : NULL;
+    int rc;
     enter_call(wk, IOHW_CALL_RUN, &snap);
     int64_t t0 = iohw_worker_now_ns();
-    int rc = wk->lb.table->run(wk->lb.ctx, &p, m->data[IOHW_REGION_X],
-                               m->data[IOHW_REGION_W],
-                               p.has_bias ? m->data[IOHW_REGION_BIAS] : NULL,
+    if (quant)
+        rc = wk->lb.table->run_quant(wk->lb.ctx, &p, m->data[IOHW_REGION_X],
+                                     m->data[IOHW_REGION_W], bias,
+                                     m->data[IOHW_REGION_REQUANT],
+                                     m->data[IOHW_REGION_Y]);
+    else
+        rc = wk->lb.table->run(wk->lb.ctx, &p, m->data[IOHW_REGION_X],
+                               m->data[IOHW_REGION_W], bias,
                                m->data[IOHW_REGION_Y]);
     *seconds = (double)(iohw_worker_now_ns() - t0) * 1e-9;
-    leave_call(wk, "run()", &snap, warn, n);
+    leave_call(wk, quant ? "run_quant()" : "run()", &snap, warn, n);
     return rc;
 }
 
@@ -375,6 +391,21 @@ static void call_run(worker *wk, const iohw_problem *p, const mapped *m)
     iohw__repeat_free(&rp);
 }
 
+/* A quantized problem and a backend without run_quant: 1, and the reply
+ * says UNSUPPORTED (specification section 11.4). */
+static int no_run_quant(worker *wk, const iohw_problem *p)
+{
+    const iohw_backend *t = wk->lb.table;
+    if (!iohw_problem_is_quant(p)
+        || (IOHW_HAS_MEMBER(t, iohw_backend, run_quant) && t->run_quant != NULL))
+        return 0;
+    wk->rep.call = IOHW_CALL_SUPPORTS;
+    wk->rep.rc = IOHW_UNSUPPORTED;
+    snprintf(wk->rep.message, sizeof wk->rep.message,
+             "the backend has no run_quant");
+    return 1;
+}
+
 /* CASE (supports(), then run() when claimed) or RUN (run() only): the
  * problem, a u32 adapt flag, the four pieces; the memfd comes along and is
  * mapped (and closed) before any backend call. */
@@ -387,8 +418,9 @@ static void serve_case(worker *wk, uint32_t kind, int memfd)
     iohw__msg_get(&wk->msg, &adapt, sizeof adapt);
     iohw__msg_get(&wk->msg, pc, sizeof pc);
     mapped m;
-    if (map_tensors(wk, pc, memfd, &m) == 0 &&
-        (kind == IOHW_WORK_RUN || ask_supports(wk, &p, adapt)))
+    if (map_tensors(wk, pc, memfd, &m) == 0 && !no_run_quant(wk, &p) &&
+        (kind == IOHW_WORK_RUN ||
+         ask_supports(wk, &p, iohw_problem_is_quant(&p) ? 0 : adapt)))
         call_run(wk, &p, &m);
     memset(wk->note->regions, 0, sizeof wk->note->regions);
     if (m.res != NULL)

@@ -35,9 +35,10 @@
 #include "harness/channel.h"
 #include "harness/result.h"
 
-/* The buffers a fault address can be attributed to. */
+/* The buffers a fault address can be attributed to (REQUANT: a quantized
+ * case's requant tensor, read-only like x and w; empty otherwise). */
 enum { IOHW_REGION_X, IOHW_REGION_W, IOHW_REGION_BIAS, IOHW_REGION_Y,
-       IOHW_REGION_COUNT };
+       IOHW_REGION_REQUANT, IOHW_REGION_COUNT };
 
 typedef struct iohw_worker_region {
     uintptr_t map_lo, map_hi;    /* the whole mapping, guard pages included */
@@ -151,8 +152,11 @@ int64_t iohw_worker_now_ns(void);
 
 /* The sentinel y is pre-filled with for a dtype: a signalling NaN pattern
  * (f32 0x7FA5A5A5, f64 0x7FF4A5A5A5A5A5A5, f16 0x7D5A, bf16 0x7FA5) stored in
- * the element's native byte order in bits; returns the element size, or 0
- * for an unknown dtype. */
+ * the element's native byte order in bits, and for the integer types of a
+ * quantized y the bytes 0xA5 (s8 -91, u8 165, s32 0xA5A5A5A5), which a
+ * correct y may hold too (the comparison counts an element unwritten only
+ * where it also differs); returns the element size, or 0 for an unknown
+ * dtype. */
 int iohw_worker_sentinel(int dtype, unsigned char bits[8]);
 
 /* Describes how a worker died: "killed by signal SIGSEGV (Segmentation

@@ -15,7 +15,7 @@
 #define NULL_PAGE_BYTES 4096
 
 static const char *const region_names[IOHW_REGION_COUNT] = {"x", "w", "bias",
-                                                            "y"};
+                                                            "y", "requant"};
 
 /* What a fault at addr suggests, or NULL when it is outside every buffer. */
 static int describe_address(const iohw_worker_note *note, uintptr_t addr,

@@ -102,10 +102,15 @@ static void tap_range(int64_t L, int64_t S, int64_t D, int64_t P, int64_t O,
 }
 
 /*
- * The innermost loops, one row of one tap: acc[j] += x[j]*wv and
- * bound[j] += |x[j]*wv| for j < n, both contiguous.  On x86-64 they are
- * also compiled for AVX2 / FMA and picked at run time; every clone does the
- * same IEEE operations in the same order, so the results are identical.
+ * The innermost loops: every tap of one input channel, in tap order, each
+ * over its rows.  Tap t adds, for each of nd x nh input rows (steps x_sd,
+ * x_sh in x; a_sd, a_sh in the accumulator, from x_off and a_off), acc[j]
+ * += x[j]*w[t] and bound[j] += |x[j]*w[t]| for j < len, both contiguous;
+ * distinct input rows of one tap land in distinct output rows.  On x86-64
+ * they are also compiled for AVX2 / FMA and picked at run time, once per
+ * input channel (rows are often a dozen elements long, taps a handful of
+ * rows); every clone does the same IEEE operations in the same order, so
+ * the results are identical.
  */
 #if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute)
 #if __has_attribute(target_clones)
@@ -116,22 +121,53 @@ static void tap_range(int64_t L, int64_t S, int64_t D, int64_t P, int64_t O,
 #define CLONES(...)
 #endif
 
-CLONES("arch=x86-64-v3", "default")
-static void row_plain(int64_t n, double wv, const double *restrict xr,
-                      double *restrict ya, double *restrict ea)
+/* Where the rows of one tap are, within one block of the accumulator
+ * (nd = 0: the tap reaches no slot of the block). */
+typedef struct tap_rows {
+    int64_t nd, nh, len;          /* rows along D and H, row length */
+    int64_t x_off, x_sd, x_sh;    /* first element, steps between rows */
+    int64_t a_off, a_sd, a_sh;
+} tap_rows;
+
+/* The loops of both; dd is a constant in each caller, so each compiles to
+ * its own loop. */
+static IOHW__ALWAYS_INLINE void taps_loop(int64_t ntaps, const tap_rows *rows,
+                                          const double *w, const double *restrict x,
+                                          double *restrict yh, double *restrict yl,
+                                          double *restrict eh, double *restrict el,
+                                          const int dd)
 {
-    for (int64_t j = 0; j < n; j++)
-        iohw__add_term(xr[j], wv, &ya[j], &ea[j]);
+    for (int64_t k = 0; k < ntaps; k++) {
+        const tap_rows *t = &rows[k];
+        const double wv = w[k];
+        for (int64_t d = 0; d < t->nd; d++)
+            for (int64_t h = 0; h < t->nh; h++) {
+                const double *xr = x + t->x_off + d * t->x_sd + h * t->x_sh;
+                const int64_t a = t->a_off + d * t->a_sd + h * t->a_sh;
+                for (int64_t j = 0; j < t->len; j++) {
+                    if (dd)
+                        iohw__add_term_dd(xr[j], wv, &yh[a + j], &yl[a + j],
+                                          &eh[a + j], &el[a + j]);
+                    else
+                        iohw__add_term(xr[j], wv, &yh[a + j], &eh[a + j]);
+                }
+            }
+    }
+}
+
+CLONES("arch=x86-64-v3", "default")
+static void taps_plain(int64_t ntaps, const tap_rows *rows, const double *w,
+                       const double *x, double *yh, double *eh)
+{
+    taps_loop(ntaps, rows, w, x, yh, NULL, eh, NULL, 0);
 }
 
 /* The same in double-double: (yh, yl) += x[j]*wv, (eh, el) += |x[j]*wv|. */
 CLONES("arch=x86-64-v3", "default")
-static void row_dd(int64_t n, double wv, const double *restrict xr,
-                   double *restrict yh, double *restrict yl,
-                   double *restrict eh, double *restrict el)
+static void taps_dd(int64_t ntaps, const tap_rows *rows, const double *w,
+                    const double *x, double *yh, double *yl, double *eh, double *el)
 {
-    for (int64_t j = 0; j < n; j++)
-        iohw__add_term_dd(xr[j], wv, &yh[j], &yl[j], &eh[j], &el[j]);
+    taps_loop(ntaps, rows, w, x, yh, yl, eh, el, 1);
 }
 
 /*
@@ -144,6 +180,7 @@ static void row_dd(int64_t n, double wv, const double *restrict xr,
 typedef struct accum {
     int64_t SP, OJ, size;
     double *yh, *eh, *yl, *el;
+    tap_rows *rows;              /* per tap, for the current block */
 } accum;
 
 /* Starts every slot of the accumulator from the bias value b (or 0). */
@@ -159,11 +196,9 @@ static void accum_start(const accum *ac, double b, int dd)
     }
 }
 
-/* Adds the terms of one tap (kd, kh, kw) of weight wv on the input plane
- * xp, for the slots [jb, je) of each phase. */
-static void scatter_tap(const plan *pl, const accum *ac, const double *xp,
-                        double wv, int64_t kd, int64_t kh, int64_t kw,
-                        int64_t jb, int64_t je)
+/* The rows of tap (kd, kh, kw) for the slots [jb, je) of each phase. */
+static void tap_geometry(const plan *pl, const accum *ac, int64_t kd, int64_t kh,
+                         int64_t kw, int64_t jb, int64_t je, tap_rows *t)
 {
     const int64_t LH = pl->L[1], LW = pl->L[2];
     const int64_t SD = pl->S[0], SH = pl->S[1], SW = pl->S[2];
@@ -172,11 +207,14 @@ static void scatter_tap(const plan *pl, const accum *ac, const double *xp,
     const int64_t OH = pl->O[1];
     const int64_t SP = ac->SP, OJ = ac->OJ;
 
+    memset(t, 0, sizeof *t);
     /* The tap's row: slots j0 .. j0 + nw - 1 of phase r, from x columns
      * iw0 ..; clipped to the block. */
     const int64_t iw0 = pl->ilo[2][kw];
     const int64_t nw = pl->ihi[2][kw] - iw0;
-    if (nw <= 0)
+    const int64_t id = pl->ilo[0][kd], ih = pl->ilo[1][kh];
+    const int64_t nd = pl->ihi[0][kd] - id, nh = pl->ihi[1][kh] - ih;
+    if (nw <= 0 || nd <= 0 || nh <= 0)
         return;
     const int64_t ow0 = iw0 * SW - PW + kw * DW;
     const int64_t r = ow0 % SW;
@@ -185,20 +223,14 @@ static void scatter_tap(const plan *pl, const accum *ac, const double *xp,
     const int64_t jz = j0 + nw < je ? j0 + nw : je;
     if (ja >= jz)
         return;
-    const int64_t len = jz - ja;
-    const int64_t iwa = iw0 + (ja - j0);
-    for (int64_t id = pl->ilo[0][kd]; id < pl->ihi[0][kd]; id++) {
-        const int64_t od = id * SD - PD + kd * DD;
-        for (int64_t ih = pl->ilo[1][kh]; ih < pl->ihi[1][kh]; ih++) {
-            const int64_t oh = ih * SH - PH + kh * DH;
-            const double *xr = xp + (id * LH + ih) * LW + iwa;
-            const int64_t a = ((od * OH + oh) * SP + r) * OJ + ja;
-            if (pl->dd)
-                row_dd(len, wv, xr, ac->yh + a, ac->yl + a, ac->eh + a, ac->el + a);
-            else
-                row_plain(len, wv, xr, ac->yh + a, ac->eh + a);
-        }
-    }
+    const int64_t od = id * SD - PD + kd * DD;
+    const int64_t oh = ih * SH - PH + kh * DH;
+    *t = (tap_rows){
+        .nd = nd, .nh = nh, .len = jz - ja,
+        .x_off = (id * LH + ih) * LW + iw0 + (ja - j0), .x_sd = LH * LW, .x_sh = LW,
+        .a_off = ((od * OH + oh) * SP + r) * OJ + ja, .a_sd = SD * OH * SP * OJ,
+        .a_sh = SH * SP * OJ,
+    };
 }
 
 /* Writes plane q out in natural order, phase by phase (ow = j*SW + r);
@@ -250,15 +282,19 @@ static void plane(const plan *pl, int64_t q, const accum *ac)
      * so its terms still arrive in (c, k) order. */
     for (int64_t jb = 0; jb < OJ; jb += JB) {
         const int64_t je = jb + JB < OJ ? jb + JB : OJ;
+        for (int64_t kd = 0; kd < KD; kd++)
+            for (int64_t kh = 0; kh < KH; kh++)
+                for (int64_t kw = 0; kw < KW; kw++)
+                    tap_geometry(pl, ac, kd, kh, kw, jb, je,
+                                 &ac->rows[(kd * KH + kh) * KW + kw]);
         for (int64_t c = 0; c < Cg; c++) {
             const int64_t ci = g * Cg + c;
             const double *xp = pl->x + (n * C_in + ci) * in_plane;
             const double *wp = pl->w + (ci * Mg + m) * taps;
-            for (int64_t kd = 0; kd < KD; kd++)
-                for (int64_t kh = 0; kh < KH; kh++)
-                    for (int64_t kw = 0; kw < KW; kw++)
-                        scatter_tap(pl, ac, xp, wp[(kd * KH + kh) * KW + kw],
-                                    kd, kh, kw, jb, je);
+            if (pl->dd)
+                taps_dd(taps, ac->rows, wp, xp, ac->yh, ac->yl, ac->eh, ac->el);
+            else
+                taps_plain(taps, ac->rows, wp, xp, ac->yh, ac->eh);
         }
     }
 
@@ -276,7 +312,10 @@ static void *run_chunk(void *arg)
     ac.size = pl->O[0] * pl->O[1] * ac.SP * ac.OJ;
     const int nbuf = pl->dd ? 4 : 2;
     double *buf = malloc((size_t)(nbuf * ac.size) * sizeof *buf);
-    if (buf == NULL) {
+    ac.rows = malloc((size_t)(pl->K[0] * pl->K[1] * pl->K[2]) * sizeof *ac.rows);
+    if (buf == NULL || ac.rows == NULL) {
+        free(buf);
+        free(ac.rows);
         ch->status = -1;
         return NULL;
     }
@@ -287,6 +326,7 @@ static void *run_chunk(void *arg)
     for (int64_t q = ch->q0; q < ch->q1; q++)
         plane(pl, q, &ac);
     free(buf);
+    free(ac.rows);
     ch->status = 0;
     return NULL;
 }

@@ -7,10 +7,14 @@
  *   scalar   n ci co g bias: a decimal integer
  *   per axis in k s d op:    INT or INTxINT or INTxINTxINT (D,H,W order)
  *   pad:                     P or B:E per axis, joined by x
- *   dt:                      f32 f64 f16 bf16
+ *   dt:                      f32 f64 f16 bf16, or (quantized) s8 u8
+ *   wdt ydt zp round m pc sx sy: a quantized problem's (descriptor_quant.c)
  *   xl wl:                   upper-case layout letters (section 2)
  *   fill:                    one of iohw_fill_names()
  *   seed:                    unsigned 64-bit decimal integer
+ *   auto_pad conv out:       a framework convention (specification section
+ *                            12): same_upper same_lower valid; onnx tf tvm
+ *                            torch mxnet; the output size per axis
  * INT is an optional '-' and decimal digits (the minus only so that a
  * negative value is reported as such).  Rank is the number of entries of
  * `in`; another per-axis key has that many entries or exactly one, which
@@ -25,21 +29,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oracle/convention.h"
 #include "oracle/dtype.h"
 #include "oracle/layout.h"
 #include "oracle/problem.h"
+#include "oracle/descriptor_internal.h"
 
 #define NAXES 3
 #define QUOTE_MAX 200 /* longest text quoted in a message */
 
-/* Keys, in canonical order. */
-enum {
-    K_N, K_CI, K_CO, K_G, K_IN, K_K, K_S, K_D, K_PAD, K_OP, K_BIAS, K_DT,
-    K_XL, K_WL, K_FILL, K_SEED, K_COUNT
-};
 static const char *const KEY_NAMES[K_COUNT] = {
     "n", "ci", "co", "g", "in", "k", "s", "d", "pad", "op", "bias", "dt",
-    "xl", "wl", "fill", "seed"
+    "wdt", "ydt", "zp", "round", "m", "pc", "sx", "sy",
+    "xl", "wl", "fill", "seed", "auto_pad", "out", "conv"
 };
 
 static const char *const FILL_NAMES[] = {
@@ -47,18 +49,7 @@ static const char *const FILL_NAMES[] = {
     "zeros", "subnormal", "ties", "huge", NULL
 };
 
-/* One token: the whole text and the value part. */
-typedef struct token {
-    const char *s;
-    size_t len;
-    const char *val;
-    size_t vlen;
-} token;
-
-static int tok_error(iohw_error *err, const token *t, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int tok_error(iohw_error *err, const token *t, const char *fmt, ...)
+int iohw__desc_tok_error(iohw_error *err, const token *t, const char *fmt, ...)
 {
     char msg[IOHW_ERROR_MAX];
     va_list ap;
@@ -82,7 +73,7 @@ int iohw_fill_known(const char *name)
     for (size_t i = 0; FILL_NAMES[i] != NULL; i++)
         if (strcmp(name, FILL_NAMES[i]) == 0)
             return 1;
-    return 0;
+    return iohw_fill_is_quant(name);
 }
 
 /*
@@ -90,22 +81,22 @@ int iohw_fill_known(const char *name)
  */
 
 /* Parses s[0..len) as INT into *v; errors name `what` and quote the text. */
-static int parse_int(const token *t, const char *what, const char *s,
+int iohw__desc_parse_int(const token *t, const char *what, const char *s,
                      size_t len, int64_t *v, iohw_error *err)
 {
     char buf[32];
     if (len == 0)
-        return tok_error(err, t, "empty number in %s", what);
+        return iohw__desc_tok_error(err, t, "empty number in %s", what);
     size_t start = s[0] == '-' ? 1 : 0;
     int ok = len > start;
     for (size_t i = start; i < len; i++)
         if (s[i] < '0' || s[i] > '9')
             ok = 0;
     if (!ok)
-        return tok_error(err, t, "%s: '%.*s' is not a decimal integer", what,
+        return iohw__desc_tok_error(err, t, "%s: '%.*s' is not a decimal integer", what,
                          len > QUOTE_MAX ? QUOTE_MAX : (int)len, s);
     if (len >= sizeof buf)
-        return tok_error(err, t, "%s: '%.*s' is out of range", what,
+        return iohw__desc_tok_error(err, t, "%s: '%.*s' is out of range", what,
                          len > QUOTE_MAX ? QUOTE_MAX : (int)len, s);
     memcpy(buf, s, len);
     buf[len] = '\0';
@@ -113,7 +104,7 @@ static int parse_int(const token *t, const char *what, const char *s,
     char *end;
     long long x = strtoll(buf, &end, 10);
     if (errno == ERANGE || *end != '\0')
-        return tok_error(err, t, "%s: '%s' is out of range", what, buf);
+        return iohw__desc_tok_error(err, t, "%s: '%s' is out of range", what, buf);
     *v = (int64_t)x;
     return 0;
 }
@@ -122,10 +113,10 @@ static int parse_int(const token *t, const char *what, const char *s,
 static int parse_min(const token *t, const char *what, const char *s,
                      size_t len, int64_t min, int64_t *v, iohw_error *err)
 {
-    if (parse_int(t, what, s, len, v, err) != 0)
+    if (iohw__desc_parse_int(t, what, s, len, v, err) != 0)
         return -1;
     if (*v < min)
-        return tok_error(err, t, "%s = %" PRId64 ": must be >= %" PRId64, what,
+        return iohw__desc_tok_error(err, t, "%s = %" PRId64 ": must be >= %" PRId64, what,
                          *v, min);
     return 0;
 }
@@ -142,10 +133,10 @@ static int split_axes(const token *t, const char *key, int rank,
         if (t->val[i] == 'x')
             count += 1;
     if (count > NAXES)
-        return tok_error(err, t, "%s has %d values; at most %d axes (D, H, "
+        return iohw__desc_tok_error(err, t, "%s has %d values; at most %d axes (D, H, "
                          "W)", key, count, NAXES);
     if (rank > 0 && count != 1 && count != rank)
-        return tok_error(err, t, "%s has %d values but in= gives rank %d: "
+        return iohw__desc_tok_error(err, t, "%s has %d values but in= gives rank %d: "
                          "give one value per axis, or one for all axes", key,
                          count, rank);
     const char *s = t->val;
@@ -198,7 +189,7 @@ static int parse_pad(const token *t, int rank, int64_t pb[NAXES],
         size_t blen = (size_t)(colon - piece[a]);
         size_t elen = plen[a] - blen - 1;
         if (memchr(colon + 1, ':', elen) != NULL)
-            return tok_error(err, t, "pad '%.*s': expected P or B:E",
+            return iohw__desc_tok_error(err, t, "pad '%.*s': expected P or B:E",
                              (int)plen[a], piece[a]);
         if (parse_min(t, "pad begin", piece[a], blen, 0, &pb[a], err) != 0 ||
             parse_min(t, "pad end", colon + 1, elen, 0, &pe[a], err) != 0)
@@ -220,14 +211,14 @@ static int parse_seed(const token *t, uint64_t *seed, iohw_error *err)
         if (t->val[i] < '0' || t->val[i] > '9')
             ok = 0;
     if (!ok)
-        return tok_error(err, t, "seed must be an unsigned decimal integer");
+        return iohw__desc_tok_error(err, t, "seed must be an unsigned decimal integer");
     memcpy(buf, t->val, t->vlen);
     buf[t->vlen] = '\0';
     errno = 0;
     char *end;
     unsigned long long x = strtoull(buf, &end, 10);
     if (errno == ERANGE || *end != '\0')
-        return tok_error(err, t, "seed is out of range (at most %" PRIu64 ")",
+        return iohw__desc_tok_error(err, t, "seed is out of range (at most %" PRIu64 ")",
                          UINT64_MAX);
     *seed = (uint64_t)x;
     return 0;
@@ -242,7 +233,7 @@ static int parse_layout(const token *t, int weight, int rank, char out[16],
         if (t->val[i] < 'A' || t->val[i] > 'Z')
             ok = 0;
     if (!ok)
-        return tok_error(err, t, "a layout is 1 to 15 upper-case letters");
+        return iohw__desc_tok_error(err, t, "a layout is 1 to 15 upper-case letters");
     memcpy(out, t->val, t->vlen);
     out[t->vlen] = '\0';
     int rc = weight ? iohw_layout_check_weight(out, rank, err)
@@ -255,7 +246,7 @@ static int parse_layout(const token *t, int weight, int rank, char out[16],
 }
 
 /* Copies a short value into a NUL-terminated buffer of size n. */
-static int copy_word(const token *t, char *out, size_t n)
+int iohw__desc_copy_word(const token *t, char *out, size_t n)
 {
     if (t->vlen >= n)
         return -1;
@@ -283,24 +274,25 @@ static int tokenize(const char *text, token tok[K_COUNT], int seen[K_COUNT],
         any = 1;
         const char *eq = memchr(t.s, '=', t.len);
         if (eq == NULL)
-            return tok_error(err, &t, "expected key=value");
+            return iohw__desc_tok_error(err, &t, "expected key=value");
         size_t klen = (size_t)(eq - t.s);
         t.val = eq + 1;
         t.vlen = t.len - klen - 1;
         if (klen == 0)
-            return tok_error(err, &t, "missing key before '='");
+            return iohw__desc_tok_error(err, &t, "missing key before '='");
         int k = 0;
         while (k < K_COUNT && (strlen(KEY_NAMES[k]) != klen ||
                                memcmp(KEY_NAMES[k], t.s, klen) != 0))
             k++;
         if (k == K_COUNT)
-            return tok_error(err, &t, "unknown key '%.*s' (keys: n ci co g "
-                             "in k s d pad op bias dt xl wl fill seed)",
+            return iohw__desc_tok_error(err, &t, "unknown key '%.*s' (keys: n ci co g "
+                             "in k s d pad op bias dt wdt ydt zp round m "
+                             "pc sx sy xl wl fill seed auto_pad out conv)",
                              klen > QUOTE_MAX ? QUOTE_MAX : (int)klen, t.s);
         if (seen[k])
-            return tok_error(err, &t, "repeated key '%s'", KEY_NAMES[k]);
+            return iohw__desc_tok_error(err, &t, "repeated key '%s'", KEY_NAMES[k]);
         if (t.vlen == 0)
-            return tok_error(err, &t, "empty value");
+            return iohw__desc_tok_error(err, &t, "empty value");
         seen[k] = 1;
         tok[k] = t;
     }
@@ -358,19 +350,19 @@ static int parse_bias_type_layouts(const token tok[K_COUNT], const int seen[K_CO
 {
     if (seen[K_BIAS]) {
         int64_t v;
-        if (parse_int(&tok[K_BIAS], "bias", tok[K_BIAS].val, tok[K_BIAS].vlen,
+        if (iohw__desc_parse_int(&tok[K_BIAS], "bias", tok[K_BIAS].val, tok[K_BIAS].vlen,
                       &v, err) != 0)
             return -1;
         if (v != 0 && v != 1)
-            return tok_error(err, &tok[K_BIAS], "bias must be 0 or 1");
+            return iohw__desc_tok_error(err, &tok[K_BIAS], "bias must be 0 or 1");
         p->has_bias = (int32_t)v;
     }
     if (seen[K_DT]) {
         char name[8];
-        if (copy_word(&tok[K_DT], name, sizeof name) != 0 ||
+        if (iohw__desc_copy_word(&tok[K_DT], name, sizeof name) != 0 ||
             iohw_dtype_parse(name, &p->dtype) != 0)
-            return tok_error(err, &tok[K_DT], "unknown dtype (f32, f64, f16, "
-                             "bf16)");
+            return iohw__desc_tok_error(err, &tok[K_DT], "unknown dtype (f32, f64, f16, "
+                             "bf16, s8, u8)");
     }
     if (seen[K_XL] &&
         parse_layout(&tok[K_XL], 0, rank, p->data_layout, err) != 0)
@@ -386,13 +378,74 @@ static int parse_fill(const token tok[K_COUNT], const int seen[K_COUNT],
                       iohw_desc *r, iohw_error *err)
 {
     if (seen[K_FILL]) {
-        if (copy_word(&tok[K_FILL], r->fill, sizeof r->fill) != 0 ||
+        if (iohw__desc_copy_word(&tok[K_FILL], r->fill, sizeof r->fill) != 0 ||
             !iohw_fill_known(r->fill))
-            return tok_error(err, &tok[K_FILL], "unknown fill (exact, normal, "
+            return iohw__desc_tok_error(err, &tok[K_FILL], "unknown fill (exact, normal, "
                              "uniform, cancel, range, special, zeros, "
-                             "subnormal, ties, huge)");
+                             "subnormal, ties, huge; quantized: qrandom)");
     }
     if (seen[K_SEED] && parse_seed(&tok[K_SEED], &r->seed, err) != 0)
+        return -1;
+    return 0;
+}
+
+/* A value given for a member the convention derives must be what it
+ * derives: pad (both sides) and op, compared on every axis. */
+static int check_given(const token *t, int rank, const int64_t *given,
+                       const int64_t *given2, const iohw_problem *p,
+                       iohw_error *err)
+{
+    const int pad = given2 != NULL;
+    const int64_t *want = pad ? p->pad_begin : p->output_padding;
+    for (int a = 0; a < rank; a++)
+        if (given[a] != want[a] || (pad && given2[a] != p->pad_end[a]))
+            return iohw__desc_tok_error(err, t, "contradicts conv=%s%s%s, which resolves "
+                             "axis %c to %s %" PRId64 ":%" PRId64 ", op %" PRId64,
+                             iohw_convention_name(p->convention),
+                             p->auto_pad != 0 ? " auto_pad=" : "",
+                             p->auto_pad != 0 ? iohw_auto_pad_name(p->auto_pad) : "",
+                             iohw_spatial_letters(rank)[a], "pad", p->pad_begin[a],
+                             p->pad_end[a], p->output_padding[a]);
+    return 0;
+}
+
+/* auto_pad, out and conv: the stated convention, resolved into the explicit
+ * members (pad and op given must agree with what it derives). */
+static int parse_convention(const token tok[K_COUNT], const int seen[K_COUNT],
+                            int rank, iohw_problem *p, iohw_error *err)
+{
+    char word[16];
+    if (!seen[K_CONV]) {
+        if (seen[K_AUTO_PAD] || seen[K_OUT])
+            return iohw__desc_tok_error(err, &tok[seen[K_OUT] ? K_OUT : K_AUTO_PAD], "needs "
+                             "conv=onnx|tf|tvm|torch|mxnet: frameworks split odd "
+                             "padding differently");
+        return 0;
+    }
+    if (iohw__desc_copy_word(&tok[K_CONV], word, sizeof word) != 0 ||
+        iohw_convention_parse(word, &p->convention) != 0)
+        return iohw__desc_tok_error(err, &tok[K_CONV], "unknown convention (onnx, tf, tvm, "
+                         "torch, mxnet)");
+    if (seen[K_AUTO_PAD] &&
+        (iohw__desc_copy_word(&tok[K_AUTO_PAD], word, sizeof word) != 0 ||
+         iohw_auto_pad_parse(word, &p->auto_pad) != 0))
+        return iohw__desc_tok_error(err, &tok[K_AUTO_PAD], "unknown auto_pad (same_upper, "
+                         "same_lower, valid)");
+    if (seen[K_OUT] &&
+        parse_axes(&tok[K_OUT], "out", rank, 1, p->out_shape, err) < 0)
+        return -1;
+    int64_t pb[NAXES], pe[NAXES], op[NAXES];
+    memcpy(pb, p->pad_begin, sizeof pb);
+    memcpy(pe, p->pad_end, sizeof pe);
+    memcpy(op, p->output_padding, sizeof op);
+    if (iohw_convention_resolve(p, err) != 0) {
+        const token *t = &tok[K_CONV];
+        int qlen = t->len > QUOTE_MAX ? QUOTE_MAX : (int)t->len;
+        return iohw_error_prefix(err, "descriptor token '%.*s'", qlen, t->s);
+    }
+    if (seen[K_PAD] && check_given(&tok[K_PAD], rank, pb, pe, p, err) != 0)
+        return -1;
+    if (seen[K_OP] && check_given(&tok[K_OP], rank, op, NULL, p, err) != 0)
         return -1;
     return 0;
 }
@@ -425,7 +478,9 @@ int iohw_desc_parse(const char *text, iohw_desc *d, iohw_error *err)
         return -1;
     const int rank = parse_spatial(tok, seen, &r.p, err);
     if (rank < 0 || parse_bias_type_layouts(tok, seen, rank, &r.p, err) != 0
-        || parse_fill(tok, seen, &r, err) != 0)
+        || parse_fill(tok, seen, &r, err) != 0
+        || iohw__desc_parse_quant(tok, seen, &r, err) != 0
+        || parse_convention(tok, seen, rank, &r.p, err) != 0)
         return -1;
 
     /* Output size and the whole problem. */
@@ -509,8 +564,20 @@ int iohw_desc_format_problem(const iohw_problem *p, const char *fill,
             put(&o, ":%" PRId64, p->pad_end[a]);
     }
     put_axes(&o, "op", p->output_padding, rank);
-    put(&o, " bias=%d dt=%s xl=%s wl=%s fill=%s seed=%" PRIu64,
-        (int)p->has_bias, iohw_dtype_name(p->dtype), xl, wl, fill, seed);
+    char quant[160];
+    if (iohw__desc_format_quant(p, quant, sizeof quant) < 0)
+        return -1;
+    put(&o, " bias=%d dt=%s%s xl=%s wl=%s fill=%s seed=%" PRIu64,
+        (int)p->has_bias, iohw_dtype_name(p->dtype), quant, xl, wl, fill, seed);
+    if (p->convention != IOHW_CONV_NONE) {
+        const char *ap = iohw_auto_pad_name(p->auto_pad);
+        if (p->auto_pad != IOHW_AUTO_PAD_NONE && ap != NULL)
+            put(&o, " auto_pad=%s", ap);
+        if (p->out_shape[0] > 0)
+            put_axes(&o, "out", p->out_shape, rank);
+        const char *cv = iohw_convention_name(p->convention);
+        put(&o, " conv=%s", cv != NULL ? cv : "?");
+    }
     if (o.full || o.len > INT32_MAX)
         return -1;
     return (int)o.len;

@@ -3,6 +3,9 @@
  * section 6, docs/SPEC.md), e.g.
  *   n=2 ci=4 co=6 g=2 in=5x7 k=3x2 s=2x1 d=1x2 pad=1:0x0:1 op=1x0 bias=1
  *   dt=f32 xl=NHWC wl=OIHW fill=normal seed=7
+ * and for a quantized problem (section 11.4) keys after dt, e.g.
+ *   dt=u8 wdt=s8 ydt=u8 zp=3,0,-5 round=half_even m=scales pc=1 sx=0.5
+ *   sy=0.25 ... fill=qrandom
  */
 #ifndef IOHW_DESCRIPTOR_H
 #define IOHW_DESCRIPTOR_H
@@ -26,12 +29,16 @@ typedef struct iohw_desc {
  * fill=normal, seed=1.  Rank is the number of entries of `in`; every
  * per-axis key must have that many (or exactly one, which applies to every
  * axis).  Unknown keys, repeated keys and bad values are errors whose message
- * quotes the token.  The parsed problem is finished (out_size) and validated. */
+ * quotes the token.  auto_pad, out and conv state a framework convention
+ * (specification section 12): it is resolved into pad, op and out_size, and
+ * a pad or op also given must be what it resolves to.  The parsed problem
+ * is finished (out_size) and validated. */
 int iohw_desc_parse(const char *text, iohw_desc *d, iohw_error *err);
 
 /* Writes the canonical form: every key, in the order of the example above,
  * per-axis values always written per axis, pads as begin:end only where they
- * differ.  Parsing the result gives back the same descriptor.  Returns the
+ * differ, then auto_pad, out and conv when a convention is stated.  Parsing
+ * the result gives back the same descriptor.  Returns the
  * length, or -1 when buf (size n) is too small. */
 int iohw_desc_format(const iohw_desc *d, char *buf, size_t n);
 
@@ -42,6 +49,9 @@ int iohw_desc_format_problem(const iohw_problem *p, const char *fill,
 /* The fills the project knows, NULL-terminated: exact, normal, uniform,
  * cancel, range, special. */
 const char *const *iohw_fill_names(void);
+/* 1 for the float fills and the quantized ones. */
 int iohw_fill_known(const char *name);
+/* 1 for a fill of quantized problems (qrandom). */
+int iohw_fill_is_quant(const char *name);
 
 #endif

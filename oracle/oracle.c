@@ -24,6 +24,7 @@
 #include "oracle/dtype.h"
 #include "oracle/layout.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 void iohw_oracle_result_free(iohw_oracle_result *r)
 {
@@ -118,6 +119,10 @@ static int check_args(const iohw_problem *p, const void *x, const void *w,
         return iohw_error_set(err, "oracle: problem p is NULL");
     if (iohw_problem_validate(p, err) != 0)
         return iohw_error_prefix(err, "oracle: problem p");
+    if (iohw_problem_is_quant(p))
+        return iohw_error_set(err, "oracle: a quantized problem (dtype %s): "
+                              "iohw_quant_run computes it",
+                              iohw_dtype_name(p->dtype));
     if (x == NULL)
         return iohw_error_set(err, "oracle: x is NULL");
     if (w == NULL)

@@ -18,6 +18,7 @@
 
 #include "oracle/dtype.h"
 #include "oracle/layout.h"
+#include "oracle/quant_problem.h"
 
 #define NAXES 3
 
@@ -218,9 +219,11 @@ static int check_out_sizes(const iohw_problem *p, int R, iohw_error *err)
 /* Element type, bias flag and layout strings. */
 static int check_type_and_layouts(const iohw_problem *p, int R, iohw_error *err)
 {
-    if (iohw_dtype_size(p->dtype) == 0)
-        return iohw_error_set(err, "dtype = %d: must be f32, f64, f16 or bf16",
-                              (int)p->dtype);
+    if (!iohw_dtype_is_float(p->dtype) && !iohw_problem_is_quant(p))
+        return iohw_error_set(err, "dtype = %d: must be f32, f64, f16, bf16 "
+                              "or (quantized) s8, u8", (int)p->dtype);
+    if (iohw__problem_check_quant(p, err) != 0)
+        return -1;
     if (p->has_bias != 0 && p->has_bias != 1)
         return iohw_error_set(err, "has_bias = %" PRId32 ": must be 0 or 1",
                               p->has_bias);

@@ -31,7 +31,8 @@ int64_t iohw_problem_out_axis(const iohw_problem *p, int a);
 int iohw_problem_finish(iohw_problem *p, iohw_error *err);
 
 /* Checks everything: rank, every extent >= its minimum, groups dividing
- * both channel counts, out_size equal to the formula and >= 1, the dtype,
+ * both channel counts, out_size equal to the formula and >= 1, the dtype
+ * (and a quantized problem's members, oracle/quant_problem.h),
  * has_bias 0 or 1, both layout strings valid for the rank, and every tensor
  * within IOHW_MAX_ELEMENTS.  The message names the first wrong member. */
 int iohw_problem_validate(const iohw_problem *p, iohw_error *err);

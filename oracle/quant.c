@@ -81,9 +81,6 @@ static int check_scale(const char *name, int64_t j, float s, iohw_error *err)
 static int check_m(const iohw_quant *q, int64_t nm, iohw_error *err)
 {
     if (q->m_form == IOHW_QM_SCALES) {
-        if (check_scale("s_x", 0, q->s_x, err) != 0
-            || check_scale("s_y", 0, q->s_y, err) != 0)
-            return -1;
         if (q->s_w == NULL)
             return iohw_error_set(err, "quant: s_w is NULL (scales form)");
         for (int64_t j = 0; j < nm; j++)
@@ -106,12 +103,9 @@ static int check_m(const iohw_quant *q, int64_t nm, iohw_error *err)
     return 0;
 }
 
-int iohw_quant_validate(const iohw_problem *p, const iohw_quant *q,
-                        iohw_error *err)
+int iohw_quant_validate_params(const iohw_quant *q, iohw_error *err)
 {
     int64_t lo, hi;
-    if (p == NULL)
-        return iohw_error_set(err, "quant: problem p is NULL");
     if (q == NULL)
         return iohw_error_set(err, "quant: parameters q are NULL");
     if (q->x_dtype != IOHW_S8 && q->x_dtype != IOHW_U8)
@@ -146,6 +140,22 @@ int iohw_quant_validate(const iohw_problem *p, const iohw_quant *q,
     if (q->per_channel != 0 && q->per_channel != 1)
         return iohw_error_set(err, "quant: per_channel = %d, must be 0 or 1",
                               (int)q->per_channel);
+    if (q->m_form == IOHW_QM_SCALES
+        && (check_scale("s_x", 0, q->s_x, err) != 0
+            || check_scale("s_y", 0, q->s_y, err) != 0))
+        return -1;
+    return 0;
+}
+
+int iohw_quant_validate(const iohw_problem *p, const iohw_quant *q,
+                        iohw_error *err)
+{
+    if (p == NULL)
+        return iohw_error_set(err, "quant: problem p is NULL");
+    if (iohw_quant_validate_params(q, err) != 0)
+        return -1;
+    if (q->y_dtype == IOHW_S32) /* no requantization: no M */
+        return 0;
     return check_m(q, q->per_channel ? p->out_channels : 1, err);
 }
 
@@ -258,7 +268,7 @@ static int64_t load(const void *t, int32_t dtype, int64_t idx)
 /* y_q[idx] := saturate(zp_y + r) in y's dtype (s32: r is acc). */
 static void store(const iohw_quant *q, void *y, int64_t idx, int64_t r)
 {
-    int64_t lo, hi;
+    int64_t lo = 0, hi = 0;
     type_range(q->y_dtype, &lo, &hi);
     int64_t v = q->zp_y + r;
     v = v < lo ? lo : v > hi ? hi : v;

@@ -6,8 +6,9 @@
  * acc[n, oc, o] = bias_q[oc] + sum (x_q - zp_x) * (w_q - zp_w)
  *                 over the terms of section 1, oc = g*Mg + m;
  * y_q = saturate(zp_y + R(M[oc] * acc), qmin, qmax), R applied to the exact
- * rational value.  The parameters are the oracle's own: the case schema and
- * the backend ABI do not carry them yet.
+ * rational value.  The problem (iohw_problem's quantized members) and the
+ * requant tensor of the ABI become an iohw_quant with
+ * iohw_quant_from_problem (oracle/quant_problem.h).
  */
 #ifndef IOHW_QUANT_H
 #define IOHW_QUANT_H
@@ -40,6 +41,11 @@ typedef struct iohw_quant {
  * order; 0, or -1 with the reason naming the member. */
 int iohw_quant_validate(const iohw_problem *p, const iohw_quant *q,
                         iohw_error *err);
+
+/* The same without the arrays (s_w, multiplier, shift): the dtypes, zero
+ * points, rounding, form of M, per_channel, and s_x, s_y in the scales
+ * form.  An s32 y is checked up to zp_y only. */
+int iohw_quant_validate_params(const iohw_quant *q, iohw_error *err);
 
 /* The definition (oracle/quant.c) on canonical tensors: x_q[N][C_in][L...]
  * and w_q[C_in][Mg][K...] of x_dtype and w_dtype (int8_t or uint8_t),

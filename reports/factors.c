@@ -16,6 +16,7 @@
 #include "oracle/descriptor.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 static const char *const factor_names[IOHW_FACTOR_COUNT] = {
     "rank", "groups", "stride", "dilation", "padding", "output_padding",
@@ -100,7 +101,12 @@ int iohw_factor_values(const char *descriptor,
              !op ? "0" : iohw_problem_beyond_limit(p) ? "beyond-limit" : ">0");
 
     /* Names as the descriptor spells them. */
-    snprintf(v[IOHW_FACTOR_DTYPE], IOHW_FACTOR_VALUE_MAX, "%s", iohw_dtype_name(p->dtype));
+    if (iohw_problem_is_quant(p)) /* x/w/y: "u8/s8/s32" */
+        snprintf(v[IOHW_FACTOR_DTYPE], IOHW_FACTOR_VALUE_MAX, "%s/%s/%s",
+                 iohw_dtype_name(p->dtype), iohw_dtype_name(iohw_problem_w_dtype(p)),
+                 iohw_dtype_name(iohw_problem_y_dtype(p)));
+    else
+        snprintf(v[IOHW_FACTOR_DTYPE], IOHW_FACTOR_VALUE_MAX, "%s", iohw_dtype_name(p->dtype));
     snprintf(v[IOHW_FACTOR_DATA_LAYOUT], IOHW_FACTOR_VALUE_MAX, "%s", p->data_layout);
     snprintf(v[IOHW_FACTOR_WEIGHT_LAYOUT], IOHW_FACTOR_VALUE_MAX, "%s", p->weight_layout);
     snprintf(v[IOHW_FACTOR_FILL], IOHW_FACTOR_VALUE_MAX, "%s", d.fill);

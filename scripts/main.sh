@@ -6,8 +6,9 @@
 # baseline of known library discrepancies, backends/NAME/baseline-PROFILE.txt,
 # whose entries may hold only on some CPUs), then the JavaScript adapters through
 # the exec backend (ONNX Runtime: backends/js/ort_backend.js, its baseline
-# backends/js/baseline-ort-PROFILE.txt; skipped when node or the npm packages
-# of scripts/setup_js.sh are missing), prints each summary with the machine
+# backends/js/baseline-ort-PROFILE.txt; TensorFlow.js, cpu and wasm:
+# backends/js/tfjs_backend.js; skipped when node or the npm packages of
+# scripts/setup_js.sh are missing), prints each summary with the machine
 # it ran on and writes every report under out/reports/.  The libraries run
 # as they ship: nothing pins their kernels here.
 #   IOHW_PROFILE=smoke scripts/main.sh   a smaller suite
@@ -80,6 +81,19 @@ else
   run_one ort "$build/backends/libiohw_exec.so" "backends/js/baseline-ort-$profile.txt" \
     IOHW_JS_DIR="$build/js" IOHW_EXEC_COMMAND="node backends/js/ort_backend.js"
 fi
+# TensorFlow.js, its cpu and wasm backends (backends/js/tfjs_backend.js;
+# baselines backends/js/baseline-tfjs-{cpu,wasm}-PROFILE.txt).
+for tfjs in cpu wasm; do
+  if ! command -v node >/dev/null 2>&1; then
+    echo "== tfjs-$tfjs: node not found, skipped"
+  elif [[ ! -f "$build/js/node_modules/@tensorflow/tfjs-backend-$tfjs/package.json" ]]; then
+    echo "== tfjs-$tfjs: the npm packages are not installed in $build/js (scripts/setup_js.sh), skipped"
+  else
+    run_one "tfjs-$tfjs" "$build/backends/libiohw_exec.so" \
+      "backends/js/baseline-tfjs-$tfjs-$profile.txt" IOHW_JS_DIR="$build/js" \
+      IOHW_EXEC_COMMAND="node backends/js/tfjs_backend.js --tfjs-backend=$tfjs"
+  fi
+done
 echo
 echo "reports: $out/reports/<backend>.{json,xml,html,md,txt}"
 exit $status

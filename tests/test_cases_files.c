@@ -20,6 +20,7 @@
 #include "cases/case.h"
 #include "oracle/oracle.h"
 #include "oracle/problem.h"
+#include "oracle/problem.h"
 
 #define ID "c.1"
 
@@ -388,7 +389,9 @@ static void first_chunk(const char *path, const char *name, haddr_t *addr,
     H5Fclose(fid);
 }
 
-Test(files_garbage, a_flipped_byte_in_compressed_data_is_a_read_error)
+/* A flip that inflates to the same bytes (a match distance changed to
+ * another copy of the same run) damages nothing; any other is an error. */
+Test(files_garbage, a_flipped_byte_in_compressed_data_is_a_read_error_or_harmless)
 {
     char path[512], bad[512];
     size_t n;
@@ -402,8 +405,10 @@ Test(files_garbage, a_flipped_byte_in_compressed_data_is_a_read_error)
     first_chunk(path, "/cases/c.2/x", &addr, &size);
     unsigned char *b = slurp(path, &n);
     cr_assert(size > 8 && addr + size <= n);
-    /* deflate's stream ends in an Adler-32 checksum: any flip is seen. */
+    /* deflate's stream ends in an Adler-32 checksum: a flip that changes
+     * the data is seen. */
     const hsize_t at[] = {0, 1, size / 2, size - 5, size - 1};
+    int seen = 0;
     for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
         b[addr + at[i]] ^= 0x10;
         write_bytes(bad, b, n);
@@ -413,16 +418,24 @@ Test(files_garbage, a_flipped_byte_in_compressed_data_is_a_read_error)
         cr_assert_eq(iohw_case_file_read(f, "c.2", IOHW_READ_ATTRS, &c, &e),
                      0, "the attributes are intact: %s", e.msg);
         iohw_case_free(&c);
-        cr_assert_eq(iohw_case_file_read(f, "c.2", IOHW_READ_INPUTS, &c, &e),
-                     -1, "flip at %llu of the chunk went unnoticed",
-                     (unsigned long long)at[i]);
-        expect_in(e.msg, bad, "chunk");
-        expect_in(e.msg, "case 'c.2': dataset 'x' could not be read", "chunk");
+        if (iohw_case_file_read(f, "c.2", IOHW_READ_INPUTS, &c, &e) == 0) {
+            const float *x = c.x;
+            for (int64_t k = 0; k < iohw_problem_x_count(&c.p); k++)
+                cr_assert_eq(x[k], (float)k, "flip at %llu of the chunk changed "
+                             "x[%lld] unnoticed", (unsigned long long)at[i],
+                             (long long)k);
+            iohw_case_free(&c);
+        } else {
+            expect_in(e.msg, bad, "chunk");
+            expect_in(e.msg, "case 'c.2': dataset 'x' could not be read", "chunk");
+            seen++;
+        }
         cr_assert_eq(iohw_case_file_read(f, ID, IOHW_READ_ALL, &c, &e), 0,
                      "the other case is intact: %s", e.msg);
         iohw_case_free(&c);
         iohw_case_file_close(f, NULL);
     }
+    cr_assert_geq(seen, 3, "only %d of 5 flips were read errors", seen);
     free(b);
     remove(path);
     remove(bad);

@@ -165,7 +165,8 @@ Test(conformance, the_torch_regression_cases_and_baseline_are_well_formed)
  * not by hand: the script writes the same files again. */
 Test(conformance, the_regression_files_are_what_their_script_writes)
 {
-    static const char *const FILES[] = {"xnnpack", "onednn", "torch", "armnn"};
+    static const char *const FILES[] = {"xnnpack", "onednn", "torch", "armnn",
+                                        "tfjs"};
     char dir[512], cmd[4096];
     snprintf(dir, sizeof dir, "%s/regressions-%d", IOHW_TEST_TMP, (int)getpid());
     snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && bash '%s/cases/regressions/"

@@ -26,6 +26,7 @@
 #define oracle_y iohw_test_oracle_y
 #define copy_of iohw_test_copy
 #define expect_named iohw_test_expect_named
+#define with_pads iohw_test_with_pads
 
 /* Copies element j of src into element i of dst (case dtype). */
 static void move(const iohw_case *c, void *dst, int64_t i, const void *src, int64_t j)
@@ -273,22 +274,6 @@ Test(diagnose, bias_indexed_per_group)
 }
 
 /* --- pads and output_padding ---------------------------------------------- */
-
-/* The case's problem with other pads (and output_padding), same out size. */
-static void *with_pads(const iohw_case *c, const int64_t *pb, const int64_t *pe,
-                       const int64_t *op)
-{
-    iohw_problem q = c->p;
-    for (int a = 0; a < (int)q.rank; a++) {
-        q.pad_begin[a] = pb[a];
-        q.pad_end[a] = pe[a];
-        q.output_padding[a] = op[a];
-    }
-    cr_assert_eq(iohw_problem_finish(&q, NULL), 0);
-    for (int a = 0; a < (int)q.rank; a++)
-        cr_assert_eq(q.out_size[a], c->p.out_size[a]);
-    return oracle_y(&q, c->x, c->w, c->bias);
-}
 
 Test(diagnose, pad_begin_and_end_exchanged)
 {

@@ -311,8 +311,49 @@ Test(dtype, each_type_has_its_name_size_and_unit_roundoff)
 Test(dtype, an_unknown_type_has_no_name_and_no_size)
 {
     cr_expect_str_eq(iohw_dtype_name((iohw_dtype)0), "?");
-    cr_expect_str_eq(iohw_dtype_name((iohw_dtype)5), "?");
+    cr_expect_str_eq(iohw_dtype_name((iohw_dtype)8), "?");
     cr_expect_eq(iohw_dtype_size((iohw_dtype)0), 0);
+    cr_expect_eq(iohw_dtype_size((iohw_dtype)8), 0);
+    cr_expect_eq(iohw_dtype_is_float((iohw_dtype)8), 0);
+}
+
+Test(dtype, the_quantized_types_have_names_and_sizes_but_are_not_floats)
+{
+    const struct {
+        iohw_dtype dt;
+        const char *name;
+        size_t size;
+    } t[] = {{IOHW_S8, "s8", 1}, {IOHW_U8, "u8", 1}, {IOHW_S32, "s32", 4}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        iohw_dtype dt = (iohw_dtype)0;
+        cr_expect_str_eq(iohw_dtype_name(t[i].dt), t[i].name);
+        cr_expect_eq(iohw_dtype_size(t[i].dt), t[i].size, "%s", t[i].name);
+        cr_expect_eq(iohw_dtype_parse(t[i].name, &dt), 0, "%s", t[i].name);
+        cr_expect_eq(dt, t[i].dt, "%s", t[i].name);
+        cr_expect_eq(iohw_dtype_is_float(t[i].dt), 0, "%s", t[i].name);
+    }
+    cr_expect_eq(iohw_dtype_is_float(IOHW_BF16), 1);
+}
+
+Test(dtype, integer_types_store_rounded_to_even_and_saturated)
+{
+    int8_t s8[6];
+    uint8_t u8[3];
+    int32_t s32[2];
+    const double in8[6] = {1.0, 2.5, -2.5, 300.0, -300.0, NAN};
+    const int8_t want8[6] = {1, 2, -2, 127, -128, 0};
+    for (int i = 0; i < 6; i++) {
+        iohw_dtype_store(IOHW_S8, s8, (size_t)i, in8[i]);
+        cr_expect_eq(s8[i], want8[i], "s8 %g", in8[i]);
+        cr_expect_eq(iohw_dtype_load(IOHW_S8, s8, (size_t)i), (double)want8[i]);
+    }
+    iohw_dtype_store(IOHW_U8, u8, 0, 3.5);
+    iohw_dtype_store(IOHW_U8, u8, 1, -1.0);
+    iohw_dtype_store(IOHW_U8, u8, 2, 255.4);
+    cr_expect(u8[0] == 4 && u8[1] == 0 && u8[2] == 255, "%d %d %d", u8[0], u8[1], u8[2]);
+    iohw_dtype_store(IOHW_S32, s32, 0, 3e9);
+    iohw_dtype_store(IOHW_S32, s32, 1, -7.5);
+    cr_expect(s32[0] == INT32_MAX && s32[1] == -8, "%d %d", s32[0], s32[1]);
 }
 
 Test(dtype, a_bad_name_is_refused_and_leaves_the_type_alone)

@@ -195,7 +195,7 @@ static const char *break_problem(iohw_problem *p, int i)
     case 21: /* W: 6 - 100 - 1 + 2 + 1 = -92 */
         p->pad_begin[1] = 100; return "out_size[1] (W): the formula gives -92";
     case 22: p->dtype = (iohw_dtype)0; return "dtype";
-    case 23: p->dtype = (iohw_dtype)5; return "dtype";
+    case 23: p->dtype = (iohw_dtype)8; return "dtype";
     case 24: p->has_bias = 2; return "has_bias";
     case 25: strcpy(p->data_layout, "NCW"); return "data_layout";
     case 26: strcpy(p->data_layout, "nchw"); return "data_layout";

@@ -52,10 +52,16 @@ static void expect_pass_with(const char *name, const char *const *fragments)
                      r->warnings);
         if (fragments == NULL)
             cr_assert_str_empty(r->warnings, "%s: %s", r->case_id, r->warnings);
-        for (int k = 0; fragments != NULL && fragments[k] != NULL; k++)
-            cr_assert_not_null(strstr(r->warnings, fragments[k]),
-                               "%s: warnings '%s' lack '%s'", r->case_id,
-                               r->warnings, fragments[k]);
+        for (int k = 0; fragments != NULL && fragments[k] != NULL; k++) {
+            /* A quantized case's call is run_quant(). */
+            char want[512];
+            const int quant = strstr(r->case_id, ".quant.") != NULL;
+            snprintf(want, sizeof want, "%s%s", quant && strncmp(fragments[k], "run()", 5) == 0
+                     ? "run_quant()" : "", quant && strncmp(fragments[k], "run()", 5) == 0
+                     ? fragments[k] + 5 : fragments[k]);
+            cr_assert_not_null(strstr(r->warnings, want), "%s: warnings '%s' lack '%s'",
+                               r->case_id, r->warnings, want);
+        }
     }
     cr_assert_eq(iohw_run_exit_code(&res), 0);
     iohw_run_results_free(&res);

@@ -40,8 +40,10 @@
 #include "backends/exec/exec.h"
 #include "iohw/backend.h"
 #include "oracle/descriptor.h"
+#include "oracle/dtype.h"
 #include "oracle/error.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 #define CLASS_MAX 64
 
@@ -276,7 +278,13 @@ static int exec_check(const iohw_problem *p, iohw_error *err)
         return iohw_error_set(err, "problem struct_size %u is smaller than "
                               "%zu", (unsigned)p->struct_size,
                               sizeof(iohw_problem));
-    return iohw_problem_validate(p, err);
+    if (iohw_problem_validate(p, err) != 0)
+        return -1;
+    if (iohw_problem_is_quant(p))
+        return iohw_error_set(err, "exec: quantized problems (dtype %s) are "
+                              "not in the exec protocol yet (IN.h5 carries no "
+                              "quantization block)", iohw_dtype_name(p->dtype));
+    return 0;
 }
 
 /* --- supports() ----------------------------------------------------------- */
@@ -304,6 +312,10 @@ static void class_of(const iohw_problem *p, exec_class *k)
             (uint32_t)(op >= s) << 6;
         k->flags |= bits << (1 + AXIS_BITS * a);
     }
+    /* The stated convention (specification section 12): a program that
+     * passes it through may answer differently for it. */
+    k->flags |= (uint32_t)(p->auto_pad & 3) << 22 | (uint32_t)(p->convention & 7) << 24 |
+                (uint32_t)(p->out_shape[0] > 0) << 27;
 }
 
 static int same_class(const exec_class *a, const exec_class *b)

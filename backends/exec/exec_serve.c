@@ -217,10 +217,6 @@ int iohw__exec_serve_ask(exec_server *s, const exec_cmd *cmd,
         s->pid = 0;
         forget(s);
     }
-    /* Its stderr from here on (a fresh program's file starts empty). */
-    if (s->pid > 0 && ftruncate(s->log, 0) != 0)
-        return iohw_error_set(err, "%s: %s", s->log_path, strerror(errno)),
-               EXEC_NOSTART;
     if (iohw__exec_serve_start(s, cmd, err) != 0)
         return EXEC_NOSTART;
     s->watch.limit = iohw__exec_memory_limit();
@@ -249,5 +245,11 @@ int iohw__exec_serve_ask(exec_server *s, const exec_cmd *cmd,
     if (strlen(reply) != want)
         return garbage(s, (const unsigned char *)reply, want,
                        "a reply with a NUL byte", err);
+    /* Its stderr from here on is the next request's.  (Emptied after a
+     * reply, not before a request: what a program says while it starts and
+     * dies before its first reply is kept for that request's message.) */
+    if (ftruncate(s->log, 0) != 0)
+        return iohw_error_set(err, "%s: %s", s->log_path, strerror(errno)),
+               EXEC_NOSTART;
     return EXEC_REPLY;
 }

@@ -19,6 +19,7 @@
 
 #include "fault_common.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 typedef struct fault_ctx {
     iohw_error err;
@@ -51,7 +52,12 @@ static int fault_check(const iohw_problem *p, iohw_error *err)
     if (p->struct_size < sizeof(iohw_problem))
         return iohw_error_set(err, "problem struct_size %u is too small",
                               (unsigned)p->struct_size);
-    return iohw_problem_validate(p, err);
+    if (iohw_problem_validate(p, err) != 0)
+        return -1;
+    if (iohw_problem_is_quant(p))
+        return iohw_error_set(err, "the seeded faults compute float problems "
+                              "only (dtype %d is quantized)", (int)p->dtype);
+    return 0;
 }
 
 /* 1 for a fault that has only a quantized computation. */

@@ -5,6 +5,8 @@
  * harness runs cases in parallel itself) and copies the oracle's y, the
  * exact result rounded once to the case's dtype, into the caller's buffer.
  * It therefore reproduces the y stored in every case file bit for bit.
+ * run_quant() does the same for quantized problems through the exact
+ * quantized oracle (iohw_quant_run); run() refuses them.
  *
  * The context holds the last error message; nothing is global.
  */
@@ -17,6 +19,7 @@
 #include "oracle/error.h"
 #include "oracle/oracle.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 typedef struct reference_ctx {
     iohw_error err;
@@ -84,6 +87,17 @@ int iohw__flush_run(const iohw_problem *p, const void *x, const void *w,
                     const void *bias, void *y, iohw_error *err);
 #endif
 
+/* The end of a run that worked: no error, and the rude builds' act. */
+static int finished(iohw_error *err)
+{
+    if (err != NULL)
+        err->msg[0] = '\0';
+#ifdef REFERENCE_RUDE
+    iohw__rude_act();
+#endif
+    return IOHW_OK;
+}
+
 static int reference_supports(void *ctx, const iohw_problem *p)
 {
     reference_ctx *c = ctx;
@@ -93,6 +107,13 @@ static int reference_supports(void *ctx, const iohw_problem *p)
 #ifdef REFERENCE_PICKY
     if (picky_layouts(p, err) != 0)
         return IOHW_UNSUPPORTED;
+#endif
+#ifdef REFERENCE_FLUSH
+    if (iohw_problem_is_quant(p)) {
+        iohw_error_set(err, "flush: quantized problems have no subnormals to "
+                       "flush (no run_quant)");
+        return IOHW_UNSUPPORTED;
+    }
 #endif
     return IOHW_OK;
 }
@@ -107,6 +128,11 @@ static int reference_run(void *ctx, const iohw_problem *p, const void *x,
     /* Test the arguments. */
     if (reference_check(p, err) != 0)
         return IOHW_INVALID_PROBLEM;
+    if (iohw_problem_is_quant(p)) {
+        iohw_error_set(err, "run: a quantized problem (dtype %s) goes to "
+                       "run_quant", iohw_dtype_name(p->dtype));
+        return IOHW_INVALID_PROBLEM;
+    }
     if (x == NULL || w == NULL || y == NULL || (p->has_bias && bias == NULL)) {
         iohw_error_set(err, "run: %s is NULL",
                        x == NULL ? "x" : w == NULL ? "w" : y == NULL ? "y"
@@ -125,13 +151,29 @@ static int reference_run(void *ctx, const iohw_problem *p, const void *x,
         return IOHW_BACKEND_ERROR;
     memcpy(y, r.y, (size_t)iohw_problem_y_count(p) * iohw_dtype_size(p->dtype));
     iohw_oracle_result_free(&r);
-    if (err != NULL)
-        err->msg[0] = '\0';
-#ifdef REFERENCE_RUDE
-    iohw__rude_act();
-#endif
-    return IOHW_OK;
+    return finished(err);
 }
+
+#ifndef REFERENCE_FLUSH
+/* The quantized oracle: exact, so y is the case's y bit for bit. */
+static int reference_run_quant(void *ctx, const iohw_problem *p, const void *x,
+                               const void *w, const void *bias,
+                               const void *requant, void *y)
+{
+    reference_ctx *c = ctx;
+    iohw_error *err = c != NULL ? &c->err : NULL;
+    if (reference_check(p, err) != 0)
+        return IOHW_INVALID_PROBLEM;
+    if (!iohw_problem_is_quant(p)) {
+        iohw_error_set(err, "run_quant: dtype %s is not quantized",
+                       iohw_dtype_name(p->dtype));
+        return IOHW_INVALID_PROBLEM;
+    }
+    if (iohw_quant_run(p, x, w, p->has_bias ? bias : NULL, requant, y, err) != 0)
+        return IOHW_INVALID_PROBLEM;
+    return finished(err);
+}
+#endif
 
 static const iohw_backend reference_table = {
     .abi_version = IOHW_ABI_VERSION,
@@ -151,6 +193,9 @@ static const iohw_backend reference_table = {
     .supports = reference_supports,
     .run = reference_run,
     .last_error = reference_last_error,
+#ifndef REFERENCE_FLUSH
+    .run_quant = reference_run_quant,
+#endif
 };
 
 IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)

@@ -203,7 +203,13 @@ int check(const iohw_problem *p, iohw_error *err)
         return iohw_error_set(err, "problem struct_size %u is smaller than "
                               "%zu", (unsigned)p->struct_size,
                               sizeof(iohw_problem));
-    return iohw_problem_validate(p, err);
+    if (iohw_problem_validate(p, err) != 0)
+        return -1;
+    /* The float types only: usable() indexes its table by them. */
+    if (p->dtype < IOHW_F32 || p->dtype > IOHW_BF16)
+        return iohw_error_set(err, "dtype %d is not a float type (quantized "
+                              "problems are not claimed)", (int)p->dtype);
+    return 0;
 }
 
 /* The computation (may throw). */

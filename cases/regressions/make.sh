@@ -41,3 +41,11 @@ out=${2:-$here}
   --problem 'n=2 ci=1 co=2 in=1x1 k=1 wl=OIHW' \
   --problem 'n=3 ci=1 co=2 in=1x1 k=1 wl=OIHW' \
   --problem 'ci=1 co=4 in=2x2 k=2 bias=1 dt=f16 fill=ties wl=OIHW'
+
+# TensorFlow.js W1 (tfjs.0: the wasm backend's conv3dTranspose computes only
+# the first output depths) and W2 (tfjs.1: it drops the first tap where a
+# stride is above 1); both in tfjs-backend-wasm's Conv3DBackpropInputV2, on
+# every CPU.  The cpu backend computes them right.
+"$iohw" gen --id tfjs -o "$out/tfjs.h5" \
+  --problem 'ci=1 co=1 in=2x1x1 k=1 xl=NDHWC wl=DHWOI fill=exact' \
+  --problem 'ci=1 co=1 in=1x1x1 k=1x1x2 s=1x1x2 xl=NDHWC wl=DHWOI fill=exact'

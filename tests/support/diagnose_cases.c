@@ -12,6 +12,7 @@
 #include "harness/diagnose.h"
 #include "oracle/dtype.h"
 #include "oracle/oracle.h"
+#include "oracle/problem.h"
 #include "support/adapter_check.h"
 
 void iohw_test_case_of(const char *desc, iohw_case *c)
@@ -31,6 +32,21 @@ void *iohw_test_oracle_y(const iohw_problem *p, const void *x, const void *w,
     free(r.y_f64);
     free(r.err_bound);
     return y;
+}
+
+void *iohw_test_with_pads(const iohw_case *c, const int64_t *pb, const int64_t *pe,
+                          const int64_t *op)
+{
+    iohw_problem q = c->p;
+    for (int a = 0; a < (int)q.rank; a++) {
+        q.pad_begin[a] = pb[a];
+        q.pad_end[a] = pe[a];
+        q.output_padding[a] = op != NULL ? op[a] : q.output_padding[a];
+    }
+    cr_assert_eq(iohw_problem_finish(&q, NULL), 0);
+    for (int a = 0; a < (int)q.rank; a++)
+        cr_assert_eq(q.out_size[a], c->p.out_size[a]);
+    return iohw_test_oracle_y(&q, c->x, c->w, c->bias);
 }
 
 void *iohw_test_copy(const iohw_case *c, const void *src, int64_t n)

@@ -19,6 +19,11 @@ void iohw_test_case_of(const char *desc, iohw_case *c);
 void *iohw_test_oracle_y(const iohw_problem *p, const void *x, const void *w,
                          const void *bias);
 
+/* The oracle's y for the case's inputs with other pads and output_padding
+ * (op NULL: the case's), which must keep the out size; malloc'd. */
+void *iohw_test_with_pads(const iohw_case *c, const int64_t *pb, const int64_t *pe,
+                          const int64_t *op);
+
 /* A malloc'd copy of n elements of the case's dtype. */
 void *iohw_test_copy(const iohw_case *c, const void *src, int64_t n);
 

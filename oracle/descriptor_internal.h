@@ -1,0 +1,51 @@
+/*
+ * oracle/descriptor_internal.h - what the descriptor's files share
+ * (descriptor.c: the grammar, the float keys, formatting; descriptor_quant.c:
+ * the keys of a quantized problem).  Internal to the oracle.
+ */
+#ifndef IOHW_DESCRIPTOR_INTERNAL_H
+#define IOHW_DESCRIPTOR_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "oracle/descriptor.h"
+
+/* Keys, in canonical order. */
+enum {
+    K_N, K_CI, K_CO, K_G, K_IN, K_K, K_S, K_D, K_PAD, K_OP, K_BIAS, K_DT,
+    K_WDT, K_YDT, K_ZP, K_ROUND, K_M, K_PC, K_SX, K_SY,
+    K_XL, K_WL, K_FILL, K_SEED, K_AUTO_PAD, K_OUT, K_CONV, K_COUNT
+};
+
+/* One token: the whole text and the value part. */
+typedef struct token {
+    const char *s;
+    size_t len;
+    const char *val;
+    size_t vlen;
+} token;
+
+/* Sets err to "descriptor token '<t>': <message>"; returns -1. */
+int iohw__desc_tok_error(iohw_error *err, const token *t, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Parses s[0..len) as a decimal integer (an optional '-') into *v. */
+int iohw__desc_parse_int(const token *t, const char *what, const char *s,
+                         size_t len, int64_t *v, iohw_error *err);
+
+/* Copies t's value into out (size n, NUL-terminated); -1 when too long. */
+int iohw__desc_copy_word(const token *t, char *out, size_t n);
+
+/* The quantized keys (wdt ydt zp round m pc sx sy) into r->p, after dt and
+ * fill were parsed: defaults for a quantized dt, an error for any of them
+ * with a float dt, and the fill checked against the problem's kind (a
+ * quantized problem's default fill is "qrandom"). */
+int iohw__desc_parse_quant(const token tok[K_COUNT], const int seen[K_COUNT],
+                           iohw_desc *r, iohw_error *err);
+
+/* The quantized keys of p in canonical form (" wdt=s8 ydt=u8 zp=..."), or
+ * "" for a float problem; -1 when buf (size n) is too small. */
+int iohw__desc_format_quant(const iohw_problem *p, char *buf, size_t n);
+
+#endif
