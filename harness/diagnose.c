@@ -29,6 +29,7 @@
 #include "oracle/layout.h"
 #include "oracle/oracle.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 #define DIAGNOSE_MAX_WORK ((int64_t)1 << 26)
 
@@ -419,6 +420,21 @@ int iohw_diagnose_flush_passes(const iohw_case *c, const void *y,
     return rc;
 }
 
+/* A quantized case: its misreadings (diagnose_quant.c), bit for bit. */
+static int diagnose_quant(const iohw_case *c, const void *y, char *buf, size_t n)
+{
+    iohw__dgq_case qc;
+    memset(&qc, 0, sizeof qc);
+    qc.p = c->p;
+    qc.x = c->x;
+    qc.w = c->w;
+    qc.bias = c->p.has_bias ? c->bias : NULL;
+    if (c->x == NULL || c->w == NULL || c->y == NULL ||
+        iohw_quant_from_problem(&c->p, c->requant, &qc.q, NULL) != 0)
+        return 0;
+    return iohw__dg_quant(&qc, y, buf, n);
+}
+
 int iohw_diagnose(const iohw_case *c, const void *y, char *buf, size_t n)
 {
     iohw__dg_base b;
@@ -427,6 +443,8 @@ int iohw_diagnose(const iohw_case *c, const void *y, char *buf, size_t n)
     int found = 0;
 
     say(buf, n, "");
+    if (c != NULL && y != NULL && iohw_problem_is_quant(&c->p))
+        return diagnose_quant(c, y, buf, n);
     if (y == NULL || !complete(c))
         return 0;
 

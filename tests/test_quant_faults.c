@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "generators/fill_qdesign.h"
+#include "generators/generators.h"
+#include "harness/diagnose.h"
 #include "harness/diagnose_quant.h"
 #include "harness/loader.h"
 #include "oracle/descriptor.h"
@@ -28,22 +30,22 @@ typedef struct qfault {
 } qfault;
 
 static const qfault FAULTS[] = {
-    {"qfault_zp_x", "n=2 ci=3 co=4 in=5 k=3 s=2 bias=1 xl=NWC", IOHW__QFILL_UNSAT,
+    {"fault_quant_zp_x", "n=2 ci=3 co=4 in=5 k=3 s=2 bias=1 xl=NWC", IOHW__QFILL_UNSAT,
      IOHW_ROUND_HALF_EVEN, IOHW_QM_SCALES, "x's zero point not subtracted"},
-    {"qfault_zp_w", "ci=4 co=6 g=2 in=4x3 k=2x2 s=2x1 wl=HWIO", IOHW__QFILL_ZP_EXTREME,
+    {"fault_quant_zp_w", "ci=4 co=6 g=2 in=4x3 k=2x2 s=2x1 wl=HWIO", IOHW__QFILL_ZP_EXTREME,
      IOHW_ROUND_GEMMLOWP, IOHW_QM_FIXED, "w's zero point not subtracted"},
-    {"qfault_rounding", "n=2 ci=2 co=4 in=6 k=3 s=2 bias=1", IOHW__QFILL_TIES,
+    {"fault_quant_rounding", "n=2 ci=2 co=4 in=6 k=3 s=2 bias=1", IOHW__QFILL_TIES,
      IOHW_ROUND_HALF_EVEN, IOHW_QM_SCALES,
      "ties rounded half away from zero where half_even was asked"},
-    {"qfault_rounding", "ci=2 co=3 in=7 k=2 d=2 op=1 xl=NWC", IOHW__QFILL_TIES,
+    {"fault_quant_rounding", "ci=2 co=3 in=7 k=2 d=2 op=1 xl=NWC", IOHW__QFILL_TIES,
      IOHW_ROUND_HALF_AWAY, IOHW_QM_FIXED, "ties rounded to even where half_away was asked"},
-    {"qfault_axis_i", "n=2 ci=2 co=4 in=6 k=3 s=2 bias=1 wl=OIW", IOHW__QFILL_CHANNELS,
+    {"fault_quant_axis_i", "n=2 ci=2 co=4 in=6 k=3 s=2 bias=1 wl=OIW", IOHW__QFILL_CHANNELS,
      IOHW_ROUND_HALF_EVEN, IOHW_QM_SCALES, "per-channel scales applied along I"},
-    {"qfault_no_saturation", "ci=4 co=6 g=2 in=5 k=2 d=2 op=1 bias=1", IOHW__QFILL_SATURATE,
+    {"fault_quant_no_saturation", "ci=4 co=6 g=2 in=5 k=2 d=2 op=1 bias=1", IOHW__QFILL_SATURATE,
      IOHW_ROUND_HALF_UP, IOHW_QM_FIXED, "no saturation (wrapped around)"},
-    {"qfault_io_swap", "n=2 ci=2 co=4 in=6 k=3 s=2 bias=1 wl=WOI", IOHW__QFILL_IO_TRAP,
+    {"fault_quant_io_swap", "n=2 ci=2 co=4 in=6 k=3 s=2 bias=1 wl=WOI", IOHW__QFILL_IO_TRAP,
      IOHW_ROUND_HALF_EVEN, IOHW_QM_SCALES, "quantized weight read with I and O exchanged"},
-    {"qfault_bias_after", "ci=4 co=6 g=2 in=5 k=2 bias=1 xl=NWC", IOHW__QFILL_UNSAT,
+    {"fault_quant_bias_after", "ci=4 co=6 g=2 in=5 k=2 bias=1 xl=NWC", IOHW__QFILL_UNSAT,
      IOHW_ROUND_HALF_AWAY, IOHW_QM_FIXED, "bias added after the requantization"},
 };
 #define NFAULTS (sizeof FAULTS / sizeof FAULTS[0])
@@ -185,7 +187,8 @@ Test(quant_faults, float_faults_claim_no_quantized_problem)
     load("fault_io_swap", &lb);
     cr_expect_eq(lb.table->supports(lb.ctx, &a), IOHW_UNSUPPORTED);
     cr_expect_eq(lb.table->supports(lb.ctx, &p), IOHW_OK);
-    cr_expect_eq(lb.table->run_quant(lb.ctx, &a, d.x, d.w, NULL, d.s_w, y), IOHW_UNSUPPORTED);
+    cr_expect_null(lb.table->run_quant, "a float fault has no run_quant");
+    (void)y;
     iohw_backend_unload(&lb);
     iohw__qdata_free(&d);
 }
@@ -198,7 +201,7 @@ Test(quant_faults, a_bad_quantized_problem_is_refused_with_its_reason)
     int8_t y[15];
     small_case(&p, &d, &a);
     a.zp_x = 300;
-    load("qfault_zp_w", &lb);
+    load("fault_quant_zp_w", &lb);
     cr_expect_eq(lb.table->supports(lb.ctx, &a), IOHW_UNSUPPORTED);
     cr_expect(strstr(iohw_backend_last_error(&lb), "zp_x") != NULL, "%s",
               iohw_backend_last_error(&lb));
@@ -210,4 +213,30 @@ Test(quant_faults, a_bad_quantized_problem_is_refused_with_its_reason)
               iohw_backend_last_error(&lb));
     iohw_backend_unload(&lb);
     iohw__qdata_free(&d);
+}
+
+Test(quant_faults, iohw_diagnose_names_the_fault_on_a_generated_quantized_case)
+{
+    static const char *const DESC =
+        "n=2 ci=2 co=4 in=6 k=3 s=2 bias=1 dt=u8 wdt=s8 ydt=s8 round=half_up m=fixed pc=1 "
+        "xl=NWC fill=qsaturate seed=3";
+    iohw_loaded_backend lb;
+    iohw_desc d;
+    iohw_case c;
+    iohw_error err;
+    char buf[256];
+    cr_assert_eq(iohw_desc_parse(DESC, &d, &err), 0, "%s", err.msg);
+    cr_assert_eq(iohw_make_case(&d, "q", NULL, 1, &c, &err), 0, "%s", err.msg);
+    const int64_t ny = iohw_problem_y_count(&c.p);
+    int8_t *y = malloc((size_t)ny);
+    cr_assert_not_null(y);
+    load("fault_quant_no_saturation", &lb);
+    cr_assert_eq(lb.table->run_quant(lb.ctx, &c.p, c.x, c.w, c.bias, c.requant, y), IOHW_OK,
+                 "%s", iohw_backend_last_error(&lb));
+    cr_expect_eq(iohw_diagnose(&c, y, buf, sizeof buf), 1, "not diagnosed");
+    cr_expect(strstr(buf, "no saturation (wrapped around)") != NULL, "%s", buf);
+    cr_expect_eq(iohw_diagnose(&c, c.y, buf, sizeof buf), 0, "the oracle's y: %s", buf);
+    iohw_backend_unload(&lb);
+    free(y);
+    iohw_case_free(&c);
 }

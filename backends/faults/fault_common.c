@@ -201,12 +201,28 @@ static const iohw_backend fault_table = {
     .supports = fault_supports,
     .run = fault_run,
     .last_error = fault_last_error,
+};
+
+/* The same with run_quant, for a fault that computes quantized problems
+ * (a float fault has none: the host says UNSUPPORTED without asking). */
+static const iohw_backend fault_table_quant = {
+    .abi_version = IOHW_ABI_VERSION,
+    .struct_size = sizeof(iohw_backend),
+    .name = iohw__fault_name,
+    .version = iohw__fault_about,
+    .init = fault_init,
+    .fini = fault_fini,
+    .supports = fault_supports,
+    .run = fault_run,
+    .last_error = fault_last_error,
     .run_quant = fault_run_quant,
 };
 
 IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)
 {
-    return host_abi_version >= 1 ? &fault_table : NULL;
+    if (host_abi_version < 1)
+        return NULL;
+    return iohw__fault_spec.compute_quant != NULL ? &fault_table_quant : &fault_table;
 }
 
 void iohw__fault_sleep_forever(void)
