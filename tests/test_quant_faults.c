@@ -80,8 +80,8 @@ static iohw_problem abi_problem(const iohw_problem *p, const iohw_quant *q)
     a.rounding = q->rounding;
     a.m_form = q->m_form;
     a.per_channel = q->per_channel;
-    a.s_x = q->s_x;
-    a.s_y = q->s_y;
+    a.s_x = q->m_form == IOHW_QM_SCALES ? q->s_x : 0.0f; /* 0 in the fixed form */
+    a.s_y = q->m_form == IOHW_QM_SCALES ? q->s_y : 0.0f;
     return a;
 }
 

@@ -191,32 +191,17 @@ static int fault_run_quant(void *ctx, const iohw_problem *p, const void *x,
     return status;
 }
 
-static const iohw_backend fault_table = {
-    .abi_version = IOHW_ABI_VERSION,
-    .struct_size = sizeof(iohw_backend),
-    .name = iohw__fault_name,
-    .version = iohw__fault_about,
-    .init = fault_init,
-    .fini = fault_fini,
-    .supports = fault_supports,
-    .run = fault_run,
-    .last_error = fault_last_error,
-};
-
-/* The same with run_quant, for a fault that computes quantized problems
+/* The table; a fault that computes quantized problems also has run_quant
  * (a float fault has none: the host says UNSUPPORTED without asking). */
-static const iohw_backend fault_table_quant = {
-    .abi_version = IOHW_ABI_VERSION,
-    .struct_size = sizeof(iohw_backend),
-    .name = iohw__fault_name,
-    .version = iohw__fault_about,
-    .init = fault_init,
-    .fini = fault_fini,
-    .supports = fault_supports,
-    .run = fault_run,
-    .last_error = fault_last_error,
-    .run_quant = fault_run_quant,
-};
+#define FAULT_TABLE_V1                                                        \
+    .abi_version = IOHW_ABI_VERSION, .struct_size = sizeof(iohw_backend),     \
+    .name = iohw__fault_name, .version = iohw__fault_about,                   \
+    .init = fault_init, .fini = fault_fini, .supports = fault_supports,       \
+    .run = fault_run, .last_error = fault_last_error
+
+static const iohw_backend fault_table = {FAULT_TABLE_V1};
+static const iohw_backend fault_table_quant = {FAULT_TABLE_V1,
+                                               .run_quant = fault_run_quant};
 
 IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)
 {

@@ -3,9 +3,7 @@
  * for the quantized faults (fault_quant.h).
  *
  * The problem's quantization members and the requant tensor become an
- * iohw_quant: w_dtype and y_dtype 0 mean "as dtype"; the requant tensor
- * holds n = per_channel ? C_out : 1 values, float s_w[n] in the scales
- * form, int32 multiplier[n] then shift[n] in the fixed form.
+ * iohw_quant through iohw_quant_from_problem (oracle/quant_problem.h).
  */
 #include "fault_quant.h"
 
@@ -15,6 +13,7 @@
 
 #include "oracle/layout.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 int iohw__fault_is_quant(const iohw_problem *p)
 {
@@ -22,44 +21,21 @@ int iohw__fault_is_quant(const iohw_problem *p)
            (p->dtype == IOHW_S8 || p->dtype == IOHW_U8);
 }
 
-/* The oracle's view of p: a float dtype code (the oracle reads neither
- * dtype nor layouts from it) and the quantization parameters. */
-static void view(const iohw_problem *p, iohw_problem *po, iohw_quant *q)
+/* p float-coded for the oracle (dtype f32, the quantized members 0: the
+ * oracle takes them from an iohw_quant). */
+static void float_coded(const iohw_problem *p, iohw_problem *po)
 {
     const size_t at = offsetof(iohw_problem, w_dtype);
-    *po = *p; /* float-coded: dtype f32, the quantized members 0 */
+    *po = *p;
     memset((char *)po + at, 0, IOHW_MEMBER_END(iohw_problem, s_y) - at);
     po->dtype = IOHW_F32;
-    memset(q, 0, sizeof *q);
-    q->x_dtype = p->dtype;
-    q->w_dtype = p->w_dtype != 0 ? p->w_dtype : p->dtype;
-    q->y_dtype = p->y_dtype != 0 ? p->y_dtype : p->dtype;
-    q->zp_x = p->zp_x;
-    q->zp_w = p->zp_w;
-    q->zp_y = p->zp_y;
-    q->rounding = p->rounding;
-    q->m_form = p->m_form;
-    q->per_channel = p->per_channel;
-    q->s_x = p->s_x;
-    q->s_y = p->s_y;
 }
 
 int iohw__fault_quant_check(const iohw_problem *p, iohw_error *err)
 {
-    static const float one = 1.0f;
-    static const int32_t mult = 1 << 30, shift = 0;
-    iohw_problem po;
-    iohw_quant q;
     if (!iohw__fault_is_quant(p))
         return iohw_error_set(err, "not a quantized problem");
-    view(p, &po, &q);
-    q.per_channel = 0; /* one dummy M: supports() does not see the arrays */
-    q.s_w = &one;
-    q.multiplier = &mult;
-    q.shift = &shift;
-    if (iohw_problem_validate(&po, err) != 0)
-        return -1;
-    return iohw_quant_validate(&po, &q, err);
+    return iohw_problem_validate(p, err);
 }
 
 void iohw__fault_qwork_free(fault_qwork *fw)
@@ -85,18 +61,11 @@ int iohw__fault_qwork_init(fault_qwork *fw, const iohw_problem *p, const void *x
     memset(fw, 0, sizeof *fw);
     if (iohw__fault_quant_check(p, err) != 0)
         return -1;
-    if (requant == NULL)
+    if (requant == NULL && iohw_problem_y_dtype(p) != IOHW_S32)
         return iohw_error_set(err, "run_quant: requant is NULL");
     fw->given = p;
-    view(p, &fw->p, &fw->q);
-    const int64_t n = p->per_channel ? p->out_channels : 1;
-    if (p->m_form == IOHW_QM_SCALES) {
-        fw->q.s_w = requant;
-    } else {
-        fw->q.multiplier = requant;
-        fw->q.shift = (const int32_t *)requant + n;
-    }
-    if (iohw_quant_validate(&fw->p, &fw->q, err) != 0 ||
+    float_coded(p, &fw->p);
+    if (iohw_quant_from_problem(p, requant, &fw->q, err) != 0 ||
         iohw_layout_data_map(&fw->p, 0, &mx, err) != 0 ||
         iohw_layout_weight_map(&fw->p, &mw, err) != 0)
         return -1;
