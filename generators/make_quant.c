@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "generators/fill_qdesign.h"
 #include "generators/fill_quant.h"
 #include "oracle/dtype.h"
 #include "oracle/oracle.h"
@@ -28,6 +29,8 @@ int iohw__quant_inputs(iohw_case *c, iohw_error *err)
     if (strcmp(c->fill, "qrandom") == 0)
         return iohw__fill_qrandom(p, c->seed, c->x, c->w, c->bias, c->requant,
                                   err);
+    if (iohw__qfill_kind(c->fill) >= 0) /* designed: fill_qdesign.h */
+        return iohw__fill_qdesign(p, c->fill, c->seed, c->x, c->w, c->bias, c->requant, err);
     return iohw_error_set(err, "fill '%s' is not a fill of quantized problems",
                           c->fill);
 }

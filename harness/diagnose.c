@@ -24,30 +24,34 @@
 
 #include "harness/compare.h"
 #include "harness/diagnose_internal.h"
+#include "harness/diagnose_quant.h"
 #include "oracle/dtype.h"
 #include "oracle/layout.h"
 #include "oracle/oracle.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 #define DIAGNOSE_MAX_WORK ((int64_t)1 << 26)
 
+/* The float misinterpretations, then the quantized ones
+ * (diagnose_quant.c). */
 int iohw_diagnose_count(void)
 {
-    return iohw__dg_table_count;
+    return iohw__dg_table_count + iohw__dgq_count();
 }
 
 const char *iohw_diagnose_name(int i)
 {
-    if (i < 0 || i >= iohw__dg_table_count)
-        return NULL;
-    return iohw__dg_table[i].name;
+    if (i >= iohw__dg_table_count)
+        return iohw__dgq_name(i - iohw__dg_table_count);
+    return i < 0 ? NULL : iohw__dg_table[i].name;
 }
 
 const char *iohw_diagnose_meaning(int i)
 {
-    if (i < 0 || i >= iohw__dg_table_count)
-        return NULL;
-    return iohw__dg_table[i].meaning;
+    if (i >= iohw__dg_table_count)
+        return iohw__dgq_meaning(i - iohw__dg_table_count);
+    return i < 0 ? NULL : iohw__dg_table[i].meaning;
 }
 
 int iohw_diagnose_find(const char *sentence)
@@ -60,9 +64,10 @@ int iohw_diagnose_find(const char *sentence)
     size_t best_len = 0;
     /* The longest name that the sentence starts with followed by its end
      * or ", or with": names may be prefixes of each other. */
-    for (int i = 0; i < iohw__dg_table_count; i++) {
-        size_t len = strlen(iohw__dg_table[i].name);
-        if (strncmp(s, iohw__dg_table[i].name, len) == 0 &&
+    for (int i = 0; i < iohw_diagnose_count(); i++) {
+        const char *name = iohw_diagnose_name(i);
+        size_t len = strlen(name);
+        if (strncmp(s, name, len) == 0 &&
             (s[len] == '\0' || strncmp(s + len, ", or with", 9) == 0) &&
             len > best_len) {
             best = i;
@@ -415,6 +420,21 @@ int iohw_diagnose_flush_passes(const iohw_case *c, const void *y,
     return rc;
 }
 
+/* A quantized case: its misreadings (diagnose_quant.c), bit for bit. */
+static int diagnose_quant(const iohw_case *c, const void *y, char *buf, size_t n)
+{
+    iohw__dgq_case qc;
+    memset(&qc, 0, sizeof qc);
+    qc.p = c->p;
+    qc.x = c->x;
+    qc.w = c->w;
+    qc.bias = c->p.has_bias ? c->bias : NULL;
+    if (c->x == NULL || c->w == NULL || c->y == NULL ||
+        iohw_quant_from_problem(&c->p, c->requant, &qc.q, NULL) != 0)
+        return 0;
+    return iohw__dg_quant(&qc, y, buf, n);
+}
+
 int iohw_diagnose(const iohw_case *c, const void *y, char *buf, size_t n)
 {
     iohw__dg_base b;
@@ -423,6 +443,8 @@ int iohw_diagnose(const iohw_case *c, const void *y, char *buf, size_t n)
     int found = 0;
 
     say(buf, n, "");
+    if (c != NULL && y != NULL && iohw_problem_is_quant(&c->p))
+        return diagnose_quant(c, y, buf, n);
     if (y == NULL || !complete(c))
         return 0;
 

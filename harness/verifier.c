@@ -133,8 +133,11 @@ static void judge_output(iohw__verifier *v, const iohw_case *c,
         return;
     }
     iohw_compare(c, iohw__tensors_y(t), t->sent, r);
-    if (iohw_problem_is_quant(&c->p))
-        return; /* exact: the comparison said it all */
+    if (iohw_problem_is_quant(&c->p)) { /* exact: no flush rule */
+        if (r->status == IOHW_RESULT_FAIL && v->cfg->diagnose)
+            iohw_diagnose(c, iohw__tensors_y(t), r->diagnosis, sizeof r->diagnosis);
+        return;
+    }
     if (r->status == IOHW_RESULT_FAIL && flush_declared(v, c, t, r))
         return;
     if (r->status == IOHW_RESULT_FAIL) {

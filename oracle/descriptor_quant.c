@@ -22,7 +22,9 @@
 #include "oracle/dtype.h"
 #include "oracle/quant_problem.h"
 
-static const char *const QUANT_FILLS[] = {"qrandom", NULL};
+static const char *const QUANT_FILLS[] = {"qrandom", "qunsat", "qsaturate", "qzp-extreme",
+                                           "qchannels", "qties", "qio-trap", "qgroup-trap",
+                                           NULL};
 
 int iohw_fill_is_quant(const char *name)
 {

@@ -8,8 +8,10 @@
  *              perturbed by the fault's perturb hook;
  *   store   -> the fault's own copy into y, or a plain copy.
  *
- * Every fault claims every valid problem: a seeded fault is a backend that
- * believes it is right.
+ * Every fault claims every valid problem it computes: a seeded fault is a
+ * backend that believes it is right.  run_quant() hands a quantized
+ * problem (fault_quant.h) to the fault's compute_quant hook; a fault
+ * without one claims no quantized problem.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -58,10 +60,29 @@ static int fault_check(const iohw_problem *p, iohw_error *err)
     return 0;
 }
 
+/* 1 for a fault that has only a quantized computation. */
+static int quant_only(void)
+{
+    const fault_spec *s = &iohw__fault_spec;
+    return s->compute_quant != NULL && s->before == NULL && s->perturb == NULL &&
+           s->compute == NULL;
+}
+
 static int fault_supports(void *ctx, const iohw_problem *p)
 {
     fault_ctx *c = ctx;
     iohw_error *err = c != NULL ? &c->err : NULL;
+    if (iohw__fault_is_quant(p)) {
+        if (iohw__fault_spec.compute_quant == NULL) {
+            iohw_error_set(err, "this fault computes no quantized problem");
+            return IOHW_UNSUPPORTED;
+        }
+        return iohw__fault_quant_check(p, err) == 0 ? IOHW_OK : IOHW_UNSUPPORTED;
+    }
+    if (quant_only()) {
+        iohw_error_set(err, "this fault computes only quantized problems");
+        return IOHW_UNSUPPORTED;
+    }
     if (fault_check(p, err) != 0)
         return IOHW_UNSUPPORTED;
     if (iohw__fault_spec.claims != NULL && iohw__fault_spec.claims(p, err) != 0)
@@ -135,21 +156,58 @@ static int fault_run(void *ctx, const iohw_problem *p, const void *x,
     return IOHW_OK;
 }
 
-static const iohw_backend fault_table = {
-    .abi_version = IOHW_ABI_VERSION,
-    .struct_size = sizeof(iohw_backend),
-    .name = iohw__fault_name,
-    .version = iohw__fault_about,
-    .init = fault_init,
-    .fini = fault_fini,
-    .supports = fault_supports,
-    .run = fault_run,
-    .last_error = fault_last_error,
-};
+static int fault_run_quant(void *ctx, const iohw_problem *p, const void *x,
+                           const void *w, const void *bias, const void *requant,
+                           void *y)
+{
+    fault_ctx *c = ctx;
+    iohw_error *err = c != NULL ? &c->err : NULL;
+    fault_qwork fw;
+
+    if (iohw__fault_spec.compute_quant == NULL) {
+        iohw_error_set(err, "this fault computes no quantized problem");
+        return IOHW_UNSUPPORTED;
+    }
+    if (p == NULL || x == NULL || w == NULL || y == NULL ||
+        (p->has_bias && bias == NULL)) {
+        iohw_error_set(err, "run_quant: the problem or a tensor pointer is NULL");
+        return IOHW_INVALID_PROBLEM;
+    }
+    if (iohw__fault_qwork_init(&fw, p, x, w, bias, requant, err) != 0)
+        return IOHW_INVALID_PROBLEM;
+    void *buf = malloc((size_t)fw.ny * fw.y_size);
+    int status = IOHW_OK;
+    if (buf == NULL) {
+        iohw_error_set(err, "run_quant: out of memory");
+        status = IOHW_OUT_OF_MEMORY;
+    } else if (iohw__fault_spec.compute_quant(&fw, buf, err) != 0 ||
+               iohw__fault_qstore(&fw, buf, y, err) != 0) {
+        status = IOHW_BACKEND_ERROR;
+    } else if (err != NULL) {
+        err->msg[0] = '\0';
+    }
+    free(buf);
+    iohw__fault_qwork_free(&fw);
+    return status;
+}
+
+/* The table; a fault that computes quantized problems also has run_quant
+ * (a float fault has none: the host says UNSUPPORTED without asking). */
+#define FAULT_TABLE_V1                                                        \
+    .abi_version = IOHW_ABI_VERSION, .struct_size = sizeof(iohw_backend),     \
+    .name = iohw__fault_name, .version = iohw__fault_about,                   \
+    .init = fault_init, .fini = fault_fini, .supports = fault_supports,       \
+    .run = fault_run, .last_error = fault_last_error
+
+static const iohw_backend fault_table = {FAULT_TABLE_V1};
+static const iohw_backend fault_table_quant = {FAULT_TABLE_V1,
+                                               .run_quant = fault_run_quant};
 
 IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)
 {
-    return host_abi_version >= 1 ? &fault_table : NULL;
+    if (host_abi_version < 1)
+        return NULL;
+    return iohw__fault_spec.compute_quant != NULL ? &fault_table_quant : &fault_table;
 }
 
 void iohw__fault_sleep_forever(void)

@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fault_quant.h"
 #include "iohw/backend.h"
 #include "oracle/error.h"
 
@@ -65,6 +66,12 @@ typedef struct fault_spec {
      * the reason in err and supports() says IOHW_UNSUPPORTED.  NULL: every
      * valid problem is claimed. */
     int (*claims)(const iohw_problem *p, iohw_error *err);
+    /* Appended: the quantized computation behind run_quant()
+     * (fault_quant.h): the canonical y, of fw->q.y_dtype, into yc.  A
+     * fault without it claims no quantized problem; a fault with it and
+     * no float hook (before, perturb, compute) claims only quantized
+     * problems. */
+    int (*compute_quant)(fault_qwork *fw, void *yc, iohw_error *err);
 } fault_spec;
 
 /* Defined by each fault's own file. */

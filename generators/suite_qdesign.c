@@ -1,0 +1,123 @@
+/*
+ * generators/suite_qdesign.c - the quantized cases of the designed fills
+ * (fill_qdesign.h, specification section 11.5), planned as a covering
+ * array: every pair of values of
+ *   fill      qunsat qsaturate qzp-extreme qchannels qties qio-trap
+ *             qgroup-trap
+ *   x, w, y   s8 u8 (each)
+ *   rounding  half_even half_away half_up gemmlowp
+ *   form of M scales fixed
+ *   per chan. 0 1
+ *   shape     four problems, ranks 1 to 3, grouped and not
+ *   layouts   the defaults, or channels-last data with the weight's
+ *             spatial axes first
+ * is in some case, under the rules: gemmlowp takes the fixed form;
+ * qchannels and qgroup-trap take per-channel M; qgroup-trap a grouped
+ * shape.  Every shape has C_in != C_out/G (the I/O exchange changes the
+ * weight's shape) and C_in <= C_out (the per-channel axis diagnosis
+ * applies).  One array in smoke (its first 22 rows, which hold most pairs:
+ * smoke stays within 300 cases), two (other seeds) in ci and full, in the
+ * quantized category (quant.h5) beside suite_quant.c's random rows.
+ *
+ * Each case is tagged qdesign (and quant, as every quantized case) and
+ * with the bugs its fill corners:
+ *   qunsat       bug-quant-zero-point bug-quant-bias-scale
+ *   qsaturate    bug-quant-saturation
+ *   qzp-extreme  bug-quant-zero-point
+ *   qchannels    bug-quant-axis
+ *   qties        bug-quant-rounding
+ *   qio-trap     bug-quant-io-swap
+ *   qgroup-trap  bug-quant-axis
+ */
+#include "generators/suite_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "generators/fill_qdesign.h"
+#include "generators/fill_quant.h"
+
+enum { F_FILL, F_X, F_W, F_Y, F_ROUND, F_FORM, F_PC, F_SHAPE, F_LAYOUT, NF };
+
+static const int NVALUES[NF] = {IOHW__QFILL_COUNT, 2, 2, 2, 4, 2, 2, 4, 2};
+
+static const char *const SHAPES[4] = {
+    "n=2 ci=2 co=4 in=6 k=3 s=2 pad=1:0 bias=1",
+    "ci=4 co=6 g=2 in=4x3 k=2x2 s=2x1 op=1x0 bias=1",
+    "ci=2 co=3 in=3x2x3 k=2x2x2 s=1x2x1",
+    "ci=6 co=6 g=3 in=5 k=3 d=2 bias=1",
+};
+static const int SHAPE_GROUPED[4] = {0, 1, 0, 1};
+static const char *const LAST_DATA[4] = {"NWC", "NHWC", "NDHWC", "NWC"};
+static const char *const LAST_WEIGHT[4] = {"WIO", "HWOI", "DHWIO", "WOI"};
+
+static const char *const BUGS[IOHW__QFILL_COUNT] = {
+    "bug-quant-zero-point" "," "bug-quant-bias-scale", "bug-quant-saturation",
+    "bug-quant-zero-point", "bug-quant-axis", "bug-quant-rounding", "bug-quant-io-swap",
+    "bug-quant-axis"};
+
+static const char *const ROUNDING[4] = {"half_even", "half_away", "half_up", "gemmlowp"};
+
+static int valid(const int *v, void *ctx)
+{
+    (void)ctx;
+    if (v[F_ROUND] == 3 && v[F_FORM] == 0)
+        return 0;
+    const int per_channel = v[F_FILL] == IOHW__QFILL_CHANNELS ||
+                            v[F_FILL] == IOHW__QFILL_GROUP_TRAP;
+    if (per_channel && v[F_PC] == 0)
+        return 0;
+    if (v[F_FILL] == IOHW__QFILL_GROUP_TRAP && v[F_SHAPE] >= 0 && !SHAPE_GROUPED[v[F_SHAPE]])
+        return 0;
+    return 1;
+}
+
+static int add_row(iohw_plan *plan, const int *v, iohw_error *err)
+{
+    static const char *const T[2] = {"s8", "u8"};
+    char text[IOHW_DESC_MAX], tags[IOHW_PLAN_TAGS_MAX];
+    const int s = v[F_SHAPE];
+    iohw_desc d;
+    int n = snprintf(text, sizeof text, "%s wdt=%s ydt=%s round=%s m=%s pc=%d", SHAPES[s],
+                     T[v[F_W]], T[v[F_Y]], ROUNDING[v[F_ROUND]],
+                     v[F_FORM] ? "fixed" : "scales", v[F_PC]);
+    if (n > 0 && v[F_LAYOUT] && (size_t)n < sizeof text)
+        n += snprintf(text + n, sizeof text - (size_t)n, " xl=%s wl=%s", LAST_DATA[s],
+                      LAST_WEIGHT[s]);
+    if (n < 0 || (size_t)n >= sizeof text)
+        return iohw_error_set(err, "suite: designed quantized row too long");
+    snprintf(tags, sizeof tags, "qdesign,%s", BUGS[v[F_FILL]]);
+    if (iohw__desc_from(text, v[F_X] ? IOHW_U8 : IOHW_S8, iohw__qfill_name(v[F_FILL]), &d,
+                        err) != 0)
+        return -1;
+    /* The fill chooses the parameters: fitted here, with the case's seed,
+     * so that the manifest holds the case file's descriptor. */
+    d.seed = iohw__plan_next_seed(plan, IOHW__CAT_QUANT);
+    if (iohw__quant_fit_desc(&d, err) != 0)
+        return iohw_error_prefix(err, "suite: '%s'", text);
+    return iohw__plan_add(plan, IOHW__CAT_QUANT, &d, tags, 1, err);
+}
+
+int iohw__plan_qdesign(iohw_plan *plan, const iohw__profile *pr, iohw_error *err)
+{
+    const int arrays = pr->quant_variants > 1 ? 2 : 1;
+    for (int k = 0; k < arrays; k++) {
+        iohw_pw_spec s;
+        iohw_pw_array a;
+        memset(&s, 0, sizeof s);
+        s.nfactors = NF;
+        s.nvalues = NVALUES;
+        s.valid = valid;
+        s.seed = UINT64_C(0x9de5160) + (uint64_t)k;
+        s.max_rows = arrays == 1 ? 22 : 0; /* smoke stays within 300 cases */
+        if (iohw_pairwise_generate(&s, &a, err) != 0)
+            return iohw_error_prefix(err, "suite: designed quantized array %d", k);
+        for (int r = 0; r < a.nrows; r++)
+            if (add_row(plan, a.rows + (size_t)r * NF, err) != 0) {
+                iohw_pw_array_free(&a);
+                return -1;
+            }
+        iohw_pw_array_free(&a);
+    }
+    return 0;
+}
