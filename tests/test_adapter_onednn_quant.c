@@ -89,7 +89,12 @@ Test(onednn_quant, a_grouped_per_channel_problem_comes_out_exact)
         for (int o = 0; o < 6; o++)
             cr_expect_eq(y[oc][o], want[oc][o], "y[%d][%d]: expected %d, got %d",
                          oc, o, want[oc][o], y[oc][o]);
-    /* run() is for float problems only. */
+    /* Without its scales the problem is malformed; run() is for float
+     * problems only. */
+    cr_expect_eq(lb.table->run_quant(lb.ctx, &p, x, w, bias, NULL, y),
+                 IOHW_INVALID_PROBLEM);
+    cr_expect(strstr(iohw_backend_last_error(&lb), "requant") != NULL, "%s",
+              iohw_backend_last_error(&lb));
     cr_expect_eq(lb.table->run(lb.ctx, &p, x, w, bias, y), IOHW_INVALID_PROBLEM);
     iohw_backend_unload(&lb);
 }

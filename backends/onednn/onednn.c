@@ -237,6 +237,11 @@ static int run_any(void *ctx, const iohw_problem *p, const void *x,
                                      : y == NULL   ? "y" : "bias");
         return IOHW_INVALID_PROBLEM;
     }
+    if (iohw_problem_is_quant(p) && requant == NULL &&
+        iohw_problem_y_dtype(p) != IOHW_S32) {
+        iohw_error_set(&c->err, "run_quant: requant is NULL");
+        return IOHW_INVALID_PROBLEM;
+    }
 #ifdef IOHW_ONEDNN_OPENMP
     omp_set_num_threads(1);
 #endif
@@ -319,11 +324,6 @@ static int onednn_run_quant(void *ctx, const iohw_problem *p, const void *x,
     if (c != NULL && p != NULL && !iohw_problem_is_quant(p)) {
         iohw_error_set(&c->err, "run_quant: dtype %s is not quantized",
                        iohw_dtype_name(p->dtype));
-        return IOHW_INVALID_PROBLEM;
-    }
-    if (c != NULL && p != NULL && requant == NULL &&
-        iohw_problem_y_dtype(p) != IOHW_S32) {
-        iohw_error_set(&c->err, "run_quant: requant is NULL");
         return IOHW_INVALID_PROBLEM;
     }
     return run_any(ctx, p, x, w, bias, requant, y);
