@@ -91,20 +91,26 @@ Test(conformance, xnnpack_passes_smoke_apart_from_its_baseline) { smoke_against(
 Test(conformance, libtorch_passes_smoke_apart_from_its_baseline) { smoke_against("torch"); }
 Test(conformance, armnn_passes_smoke_apart_from_its_baseline) { smoke_against("armnn"); }
 
-/* The command that runs cases/regressions/NAME.h5 against lib<NAME>.so
+/* The command that runs cases/regressions/FILE.h5 against lib<NAME>.so
  * (with the regression baseline when `baseline`); skips the test when the
  * adapter is not built. */
-static void regressions_cmd(const char *name, int baseline, char *cmd, size_t n)
+static void regressions_file_cmd(const char *name, const char *file, int baseline,
+                                 char *cmd, size_t n)
 {
     char lib[600];
     snprintf(lib, sizeof lib, "%s/libiohw_%s.so", IOHW_BACKEND_DIR, name);
     if (access(lib, R_OK) != 0)
         cr_skip_test("%s is not built", lib);
     int k = snprintf(cmd, n, "'%s' run --backend '%s' '%s/cases/regressions/%s.h5' "
-                     "--jobs 1 --quiet --allow-empty", IOHW_BIN, lib, IOHW_SOURCE_DIR, name);
+                     "--jobs 1 --quiet --allow-empty", IOHW_BIN, lib, IOHW_SOURCE_DIR, file);
     if (baseline)
         snprintf(cmd + k, n - (size_t)k, " --baseline '%s/backends/%s/baseline-regressions.txt'",
                  IOHW_SOURCE_DIR, name);
+}
+
+static void regressions_cmd(const char *name, int baseline, char *cmd, size_t n)
+{
+    regressions_file_cmd(name, name, baseline, cmd, n);
 }
 
 /* Every case of cases/regressions/NAME.h5 has an entry in
@@ -156,6 +162,23 @@ Test(conformance, the_onednn_regression_cases_and_baseline_are_well_formed)
     pinned_regressions_are_well_formed("onednn");
 }
 
+/* oneDNN's int8 deconvolution adds zp_y before rounding on every kernel
+ * (O4, onednn-quant.0): pinned to AVX2 (where O5 and O6 fail too) the
+ * quantized regression cases fail without the baseline and pass with it. */
+Test(conformance, the_onednn_quant_regression_cases_fail_without_the_baseline)
+{
+    char cmd[4096], quiet[4200];
+    pin_kernels();
+    regressions_file_cmd("onednn", "onednn-quant", 0, cmd, sizeof cmd);
+    snprintf(quiet, sizeof quiet, "%s > /dev/null 2>&1", cmd);
+    cr_expect_eq(run_cmd(quiet), 1, "onednn no longer fails its quantized regression "
+                 "cases: update backends/onednn/baseline-*.txt and docs/CONFORMANCE.md");
+    regressions_file_cmd("onednn", "onednn-quant", 1, cmd, sizeof cmd);
+    snprintf(quiet, sizeof quiet, "%s > /dev/null 2>&1", cmd);
+    cr_expect_eq(run_cmd(quiet), 0, "the baseline does not cover every quantized "
+                 "regression case: %s", cmd);
+}
+
 Test(conformance, the_torch_regression_cases_and_baseline_are_well_formed)
 {
     pinned_regressions_are_well_formed("torch");
@@ -165,8 +188,8 @@ Test(conformance, the_torch_regression_cases_and_baseline_are_well_formed)
  * not by hand: the script writes the same files again. */
 Test(conformance, the_regression_files_are_what_their_script_writes)
 {
-    static const char *const FILES[] = {"xnnpack", "onednn", "torch", "armnn",
-                                        "tfjs"};
+    static const char *const FILES[] = {"xnnpack", "onednn", "onednn-quant", "torch",
+                                        "armnn", "tfjs"};
     char dir[512], cmd[4096];
     snprintf(dir, sizeof dir, "%s/regressions-%d", IOHW_TEST_TMP, (int)getpid());
     snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && bash '%s/cases/regressions/"

@@ -34,7 +34,9 @@
 #include "backends/onednn/onednn.h"
 #include "iohw/backend.h"
 #include "oracle/error.h"
+#include "oracle/dtype.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 #define ONEDNN_STR_(x) #x
 #define ONEDNN_STR(x) ONEDNN_STR_(x)
@@ -54,6 +56,7 @@ typedef struct onednn_run {
     dnnl_memory_t prim[4];  /* what the primitive reads or writes */
     dnnl_primitive_desc_t pd;
     dnnl_primitive_t prim_deconv;
+    dnnl_primitive_attr_t attr;   /* quantized: zero points, scales */
 } onednn_run;
 
 enum { T_X, T_W, T_BIAS, T_Y };
@@ -108,12 +111,20 @@ static int onednn_supports(void *ctx, const iohw_problem *p)
     onednn_ctx *c = ctx;
     onednn_mds m;
     dnnl_primitive_desc_t pd = NULL;
+    dnnl_primitive_attr_t attr = NULL;
 
     if (c == NULL)
         return IOHW_UNSUPPORTED;
     if (onednn_check(p, &c->err) != 0 || iohw__onednn_mds(p, &m, &c->err) != 0)
         return IOHW_UNSUPPORTED;
-    if (iohw__onednn_pd(p, &m, c->engine, &pd, &c->err) != dnnl_success)
+    if (iohw_problem_is_quant(p) &&
+        (iohw__onednn_quant_refuse(p, &c->err) != 0 ||
+         iohw__onednn_quant_attr(p, NULL, &attr, &c->err) != dnnl_success))
+        return IOHW_UNSUPPORTED;
+    dnnl_status_t st = iohw__onednn_pd(p, &m, attr, c->engine, &pd, &c->err);
+    if (attr != NULL)
+        dnnl_primitive_attr_destroy(attr);
+    if (st != dnnl_success)
         return IOHW_UNSUPPORTED;
     dnnl_primitive_desc_destroy(pd);
     c->err.msg[0] = '\0';
@@ -200,10 +211,14 @@ static void run_release(onednn_run *r)
         dnnl_primitive_destroy(r->prim_deconv);
     if (r->pd != NULL)
         dnnl_primitive_desc_destroy(r->pd);
+    if (r->attr != NULL)
+        dnnl_primitive_attr_destroy(r->attr);
 }
 
-static int onednn_run_case(void *ctx, const iohw_problem *p, const void *x,
-                           const void *w, const void *bias, void *y)
+/* run() and run_quant(): requant is NULL for a float problem. */
+static int run_any(void *ctx, const iohw_problem *p, const void *x,
+                   const void *w, const void *bias, const void *requant,
+                   void *y)
 {
     onednn_ctx *c = ctx;
     onednn_mds m;
@@ -222,14 +237,24 @@ static int onednn_run_case(void *ctx, const iohw_problem *p, const void *x,
                                      : y == NULL   ? "y" : "bias");
         return IOHW_INVALID_PROBLEM;
     }
+    if (iohw_problem_is_quant(p) && requant == NULL &&
+        iohw_problem_y_dtype(p) != IOHW_S32) {
+        iohw_error_set(&c->err, "run_quant: requant is NULL");
+        return IOHW_INVALID_PROBLEM;
+    }
 #ifdef IOHW_ONEDNN_OPENMP
     omp_set_num_threads(1);
 #endif
 
     /* The primitive, from oneDNN's own choice of formats. */
     memset(&r, 0, sizeof r);
-    if (iohw__onednn_mds(p, &m, &c->err) != 0 ||
-        iohw__onednn_pd(p, &m, c->engine, &r.pd, &c->err) != dnnl_success)
+    if (iohw__onednn_mds(p, &m, &c->err) != 0)
+        goto done;
+    if (iohw_problem_is_quant(p) &&
+        (iohw__onednn_quant_refuse(p, &c->err) != 0 ||
+         iohw__onednn_quant_attr(p, requant, &r.attr, &c->err) != dnnl_success))
+        goto done;
+    if (iohw__onednn_pd(p, &m, r.attr, c->engine, &r.pd, &c->err) != dnnl_success)
         goto done;
     if ((st = dnnl_primitive_create(&r.prim_deconv, r.pd)) != dnnl_success) {
         fail(&c->err, "dnnl_primitive_create (deconvolution)", st);
@@ -277,6 +302,33 @@ done:
     return rc;
 }
 
+static int onednn_run_case(void *ctx, const iohw_problem *p, const void *x,
+                           const void *w, const void *bias, void *y)
+{
+    onednn_ctx *c = ctx;
+    if (c != NULL && p != NULL && iohw_problem_is_quant(p)) {
+        iohw_error_set(&c->err, "run: a quantized problem (dtype %s) goes to "
+                       "run_quant", iohw_dtype_name(p->dtype));
+        return IOHW_INVALID_PROBLEM;
+    }
+    return run_any(ctx, p, x, w, bias, NULL, y);
+}
+
+/* Quantized problems (specification section 11) as oneDNN 2.6's int8
+ * deconvolution states them (onednn_quant.c). */
+static int onednn_run_quant(void *ctx, const iohw_problem *p, const void *x,
+                            const void *w, const void *bias,
+                            const void *requant, void *y)
+{
+    onednn_ctx *c = ctx;
+    if (c != NULL && p != NULL && !iohw_problem_is_quant(p)) {
+        iohw_error_set(&c->err, "run_quant: dtype %s is not quantized",
+                       iohw_dtype_name(p->dtype));
+        return IOHW_INVALID_PROBLEM;
+    }
+    return run_any(ctx, p, x, w, bias, requant, y);
+}
+
 static const iohw_backend onednn_table = {
     .abi_version = IOHW_ABI_VERSION,
     .struct_size = sizeof(iohw_backend),
@@ -287,6 +339,7 @@ static const iohw_backend onednn_table = {
     .supports = onednn_supports,
     .run = onednn_run_case,
     .last_error = onednn_last_error,
+    .run_quant = onednn_run_quant,
 };
 
 IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)

@@ -27,6 +27,7 @@
 #include <oneapi/dnnl/dnnl_debug.h>
 
 #include "oracle/layout.h"
+#include "oracle/quant_problem.h"
 
 /* The oneDNN data type of a dtype; -1 when oneDNN has none (f64). */
 static int onednn_dt(iohw_dtype dt, dnnl_data_type_t *out)
@@ -35,6 +36,9 @@ static int onednn_dt(iohw_dtype dt, dnnl_data_type_t *out)
     case IOHW_F32: *out = dnnl_f32; return 0;
     case IOHW_F16: *out = dnnl_f16; return 0;
     case IOHW_BF16: *out = dnnl_bf16; return 0;
+    case IOHW_S8: *out = dnnl_s8; return 0;
+    case IOHW_U8: *out = dnnl_u8; return 0;
+    case IOHW_S32: *out = dnnl_s32; return 0;
     default: return -1;
     }
 }
@@ -65,13 +69,18 @@ int iohw__onednn_mds(const iohw_problem *p, onednn_mds *m, iohw_error *err)
     const int64_t Cg = p->in_channels / G;
     const int64_t Mg = p->out_channels / G;
     iohw_layout_map xm, wm, ym;
-    dnnl_data_type_t dt;
+    dnnl_data_type_t dt, w_dt, b_dt, y_dt;
     dnnl_dims_t dims, strides;
 
     memset(m, 0, sizeof *m);
     if (onednn_dt(p->dtype, &dt) != 0)
         return iohw_error_set(err, "oneDNN has no %s data type",
                               p->dtype == IOHW_F64 ? "f64" : "such");
+    /* Quantized (section 11.4): w of w_dtype, bias int32, y of y_dtype. */
+    if (onednn_dt(iohw_problem_w_dtype(p), &w_dt) != 0 ||
+        onednn_dt(iohw_problem_bias_dtype(p), &b_dt) != 0 ||
+        onednn_dt(iohw_problem_y_dtype(p), &y_dt) != 0)
+        return iohw_error_set(err, "oneDNN has no such data type");
     if (iohw_layout_data_map(p, 0, &xm, err) != 0 ||
         iohw_layout_weight_map(p, &wm, err) != 0 ||
         iohw_layout_data_map(p, 1, &ym, err) != 0)
@@ -88,7 +97,7 @@ int iohw__onednn_mds(const iohw_problem *p, onednn_mds *m, iohw_error *err)
         dims[a] = ym.canon_shape[a];
         strides[a] = ym.canon_stride[a];
     }
-    if (md_pair("dst", 2 + R, dims, strides, dt, &m->y, &m->y_any, err) != 0)
+    if (md_pair("dst", 2 + R, dims, strides, y_dt, &m->y, &m->y_any, err) != 0)
         return -1;
 
     /* Weights: canonical G, I (Cg), O (Mg), spatial -> oneDNN (G,) O, I,
@@ -106,17 +115,18 @@ int iohw__onednn_mds(const iohw_problem *p, onednn_mds *m, iohw_error *err)
         dims[g_axes + 2 + a] = p->kernel[a];
         strides[g_axes + 2 + a] = wm.canon_stride[3 + a];
     }
-    if (md_pair("weights", g_axes + 2 + R, dims, strides, dt, &m->w,
+    if (md_pair("weights", g_axes + 2 + R, dims, strides, w_dt, &m->w,
                 &m->w_any, err) != 0)
         return -1;
 
     /* Bias: one dense axis. */
     dims[0] = p->out_channels;
     strides[0] = 1;
-    return md_pair("bias", 1, dims, strides, dt, &m->bias, &m->bias_any, err);
+    return md_pair("bias", 1, dims, strides, b_dt, &m->bias, &m->bias_any, err);
 }
 
 dnnl_status_t iohw__onednn_pd(const iohw_problem *p, const onednn_mds *m,
+                              const_dnnl_primitive_attr_t attr,
                               dnnl_engine_t engine, dnnl_primitive_desc_t *pd,
                               iohw_error *err)
 {
@@ -142,7 +152,7 @@ dnnl_status_t iohw__onednn_pd(const iohw_problem *p, const onednn_mds *m,
                        dnnl_status2str(st));
         return st;
     }
-    st = dnnl_primitive_desc_create(pd, &dd, NULL, engine, NULL);
+    st = dnnl_primitive_desc_create(pd, &dd, attr, engine, NULL);
     if (st != dnnl_success) {
         *pd = NULL;
         iohw_error_set(err, "oneDNN has no %s deconvolution implementation "

@@ -28,6 +28,16 @@ out=${2:-$here}
   --problem 'ci=1 co=1 in=2 k=2 s=2 dt=bf16 fill=special' \
   --problem 'ci=1 co=17 in=2x2 k=3x3 s=2 d=2 dt=bf16 fill=special seed=10000429'
 
+# oneDNN quantized (int8 deconvolution, docs/CONFORMANCE.md O4-O6):
+# onednn-quant.0, every kernel: zp_y is added before rounding, so an odd
+# zp_y at a tie comes out one off (O4); onednn-quant.1 and .2, kernels
+# without VNNI (AVX2, AVX-512 without VNNI): s8 weights halved with s8 x
+# (O5) and u8 x s8 pairs saturated at int16 (O6).
+"$iohw" gen --id onednn-quant -o "$out/onednn-quant.h5" \
+  --problem 'ci=1 co=1 in=8 k=1 dt=s8 wdt=s8 ydt=s8 zp=0,0,1 round=half_even m=scales sx=0.5 sy=1 fill=qrandom seed=6' \
+  --problem 'ci=1 co=1 in=8 k=1 dt=s8 wdt=s8 ydt=s32 fill=qrandom seed=1' \
+  --problem 'ci=4 co=1 in=8 k=1 dt=u8 wdt=s8 ydt=s32 fill=qrandom seed=2'
+
 # libtorch T1 (CPUs with AVX-512: bf16 conv_transpose sent to mkldnn's
 # forward convolution): an error (torch.0) and a wrong shape (torch.1).
 "$iohw" gen --id torch -o "$out/torch.h5" \
