@@ -9,7 +9,9 @@
  *     case, leaves the inputs alone and writes y equal to the oracle's;
  *   - it refuses what XNNPACK does not compute by the definition (s32 y,
  *     per-channel M, the fixed form, other roundings, a qs8 weight zero
- *     point, mixed types, other layouts), each with its reason.
+ *     point, mixed types, other layouts), each with its reason, and a
+ *     requantization scale XNNPACK refuses (>= 256) is UNSUPPORTED from
+ *     run_quant() with the reason.
  */
 #include <criterion/criterion.h>
 
@@ -161,5 +163,30 @@ Test(adapter_xnnpack_quant, run_refuses_a_quantized_problem_and_run_quant_a_floa
               "%s", iohw_backend_last_error(&lb));
     iohw_case_free(&c);
     iohw_case_free(&f);
+    iohw_backend_unload(&lb);
+}
+
+/* XNNPACK refuses a requantization scale s_x * s_w / s_y of 256 or more
+ * when it creates the operator: UNSUPPORTED, saying so, y left alone. */
+Test(adapter_xnnpack_quant, a_scale_xnnpack_refuses_is_unsupported_with_the_reason)
+{
+    iohw_loaded_backend lb;
+    iohw_case c;
+    load_or_skip("iohw_xnnpack", &lb);
+    make(EXACT[0], &c);
+    const float s_w = 0x1p40f; /* M = s_x * 2^40 / s_y: s_y <= 2^20 s_x here */
+    const size_t ny = (size_t)iohw_problem_y_count(&c.p);
+    unsigned char *y = malloc(ny);
+    cr_assert_not_null(y);
+    memset(y, 0x5A, ny);
+    cr_assert_leq(c.p.s_y, 0x1p20f * c.p.s_x, "s_y %g", (double)c.p.s_y);
+    cr_expect_eq(lb.table->run_quant(lb.ctx, &c.p, c.x, c.w, c.bias, &s_w, y),
+                 IOHW_UNSUPPORTED);
+    cr_expect(strstr(iohw_backend_last_error(&lb), "below 256") != NULL, "%s",
+              iohw_backend_last_error(&lb));
+    for (size_t i = 0; i < ny; i++)
+        cr_assert_eq(y[i], 0x5A, "y[%zu] was written", i);
+    free(y);
+    iohw_case_free(&c);
     iohw_backend_unload(&lb);
 }
