@@ -104,7 +104,7 @@ Test(run_quant, the_reference_backend_passes_every_quantized_case)
 Test(run_quant, a_backend_without_run_quant_is_unsupported_on_quantized_cases)
 {
     const char *backends[] = {"naive", "abi_v1_table", "fault_io_swap", "exec",
-                              "xnnpack", "torch", "narrow"};
+                              "torch", "narrow"};
     suite s;
     make_suite(&s, "norq");
     for (size_t b = 0; b < sizeof backends / sizeof backends[0]; b++) {
@@ -220,7 +220,7 @@ Test(run_quant, every_report_names_the_quantized_types)
  * supports(), and run() of a reference build refuses one too. */
 Test(run_quant, backends_without_run_quant_refuse_quantized_problems_in_supports)
 {
-    const char *backends[] = {"naive", "narrow", "onednn", "xnnpack", "torch", "flush",
+    const char *backends[] = {"naive", "narrow", "torch", "flush",
                               "fault_io_swap", "fault_saturate", "fault_crash"};
     for (size_t b = 0; b < sizeof backends / sizeof backends[0]; b++) {
         char path[512];
