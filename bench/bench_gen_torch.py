@@ -14,6 +14,16 @@ call of torch.nn.functional.conv_transpose{1,2,3}d on float64 tensors made
 beforehand (padding min(pad_begin, pad_end), the rest cropped as a view).
 Prints per problem the medians of wall and CPU time and the ratios gen/torch,
 then the median ratio over the problems: the target is <= 1.0.
+
+Last measured (commit "split the accumulator by phase on every axis", 5
+runs, a 2-core machine under a load of about 7, so wall times are inflated):
+CPU gen/torch 1.81 (the issue-14 problem), 10.31 (its exact fill: deflate),
+0.77, 2.58 (DCGAN), 1.08 (HiFi-GAN), 0.95 (EnCodec), 1.17 (YOLOv8 Proto),
+1.16 (alexnet); median CPU 1.17, wall 1.14: the target is not reached.
+What remains: the oracle kernel scatters each (channel, tap) into the
+accumulator in memory (about 2.3 instructions per multiply-add on long rows,
+10 on DCGAN's 3- and 4-slot rows), and the normal fill (log and cos per
+value) is a quarter of DCGAN's instructions.
 """
 import os
 import resource

@@ -22,11 +22,14 @@
  * Out-of-range taps are skipped by precomputing, per axis and per tap, the
  * range of input positions whose output lands in [0, O); the innermost loop
  * (over iw) then has no branch.  Each thread accumulates one plane at a time
- * in a buffer split by phase along W (output column ow = j*S_w + r kept at
- * [r][j]), so that loop reads x and writes the accumulator contiguously, and
- * then writes the plane to y.  Long rows are cut into blocks of JB slots;
- * every element lies in one block, so its terms still arrive in (c, k)
- * order.  The innermost loops are also compiled for AVX2 / FMA and picked at
+ * in a buffer split by phase along every axis (od = jd*S_d + rd and so on,
+ * kept at [rd][rh][rw][jd][jh][jw]), so that loop reads x and writes the
+ * accumulator contiguously, and then writes the plane to y.  A tap that
+ * covers whole rows of x and of its phase reaches the next row of both at
+ * the next address, so its rows are run as one (a quarter of the taps of
+ * k=4 s=2, all of them for k = s without padding).  Long rows are cut
+ * into blocks of JB slots; every element lies in one block, so its terms
+ * still arrive in (c, k) order.  The innermost loops are also compiled for AVX2 / FMA and picked at
  * run time; every clone does the same IEEE operations in the same order.
  *
  * Double-double (dd = 1)
@@ -171,14 +174,15 @@ static void taps_dd(int64_t ntaps, const tap_rows *rows, const double *w,
 }
 
 /*
- * The per-thread accumulator of one output plane, split by phase along W so
- * that the taps of one row land contiguously: ow = j*SW + r is held at
- * [(od*OH + oh)*SP + r][j], with SP = min(SW, OW) phases (no ow < OW has a
- * larger residue) of OJ = ceil(OW / SW) columns.  yh/eh hold y and the
- * bound; yl/el their low words (double-double only).
+ * The per-thread accumulator of one output plane, split by phase along each
+ * axis so that the taps of one row land contiguously: (od, oh, ow) with
+ * o = j*S + r on each axis is held at [rd][rh][rw][jd][jh][jw], with
+ * SP = min(S, O) phases (no o < O has a larger residue) of OJ = ceil(O / S)
+ * positions per axis.  yh/eh hold y and the bound; yl/el their low words
+ * (double-double only).
  */
 typedef struct accum {
-    int64_t SP, OJ, size;
+    int64_t SP[3], OJ[3], size;
     double *yh, *eh, *yl, *el;
     tap_rows *rows;              /* per tap, for the current block */
 } accum;
@@ -204,8 +208,8 @@ static void tap_geometry(const plan *pl, const accum *ac, int64_t kd, int64_t kh
     const int64_t SD = pl->S[0], SH = pl->S[1], SW = pl->S[2];
     const int64_t DD = pl->D[0], DH = pl->D[1], DW = pl->D[2];
     const int64_t PD = pl->P[0], PH = pl->P[1], PW = pl->P[2];
-    const int64_t OH = pl->O[1];
-    const int64_t SP = ac->SP, OJ = ac->OJ;
+    const int64_t SPH = ac->SP[1], SPW = ac->SP[2];
+    const int64_t OJD = ac->OJ[0], OJH = ac->OJ[1], OJ = ac->OJ[2];
 
     memset(t, 0, sizeof *t);
     /* The tap's row: slots j0 .. j0 + nw - 1 of phase r, from x columns
@@ -217,7 +221,7 @@ static void tap_geometry(const plan *pl, const accum *ac, int64_t kd, int64_t kh
     if (nw <= 0 || nd <= 0 || nh <= 0)
         return;
     const int64_t ow0 = iw0 * SW - PW + kw * DW;
-    const int64_t r = ow0 % SW;
+    const int64_t rw = ow0 % SW;
     const int64_t j0 = ow0 / SW;
     const int64_t ja = j0 > jb ? j0 : jb;
     const int64_t jz = j0 + nw < je ? j0 + nw : je;
@@ -225,39 +229,57 @@ static void tap_geometry(const plan *pl, const accum *ac, int64_t kd, int64_t kh
         return;
     const int64_t od = id * SD - PD + kd * DD;
     const int64_t oh = ih * SH - PH + kh * DH;
+    const int64_t phase = ((od % SD) * SPH + oh % SH) * SPW + rw;
     *t = (tap_rows){
         .nd = nd, .nh = nh, .len = jz - ja,
         .x_off = (id * LH + ih) * LW + iw0 + (ja - j0), .x_sd = LH * LW, .x_sh = LW,
-        .a_off = ((od * OH + oh) * SP + r) * OJ + ja, .a_sd = SD * OH * SP * OJ,
-        .a_sh = SH * SP * OJ,
+        .a_off = ((phase * OJD + od / SD) * OJH + oh / SH) * OJ + ja,
+        .a_sd = OJH * OJ, .a_sh = OJ,
     };
+    /* Rows that follow each other in both x and the accumulator make one
+     * longer row (each slot still gets the one term of this tap). */
+    if (t->len == t->x_sh && t->len == t->a_sh) {
+        t->len *= t->nh;
+        t->nh = 1;
+        t->x_sh = 0;
+        t->a_sh = 0;
+        if (t->len == t->x_sd && t->len == t->a_sd) {
+            t->len *= t->nd;
+            t->nd = 1;
+        }
+    }
 }
 
-/* Writes plane q out in natural order, phase by phase (ow = j*SW + r);
+/* Writes plane q out in natural order (od = jd*SD + rd, and so on);
  * double-double: y = fl(hi + lo), or hi when it is not finite. */
 static void accum_store(const plan *pl, const accum *ac, int64_t q)
 {
-    const int64_t OD = pl->O[0], OH = pl->O[1], OW = pl->O[2], SW = pl->S[2];
-    const int64_t SP = ac->SP, OJ = ac->OJ;
+    const int64_t OD = pl->O[0], OH = pl->O[1], OW = pl->O[2];
+    const int64_t SD = pl->S[0], SH = pl->S[1], SW = pl->S[2];
+    const int64_t SPH = ac->SP[1], SPW = ac->SP[2];
+    const int64_t OJD = ac->OJ[0], OJH = ac->OJ[1], OJ = ac->OJ[2];
     const int64_t out_plane = OD * OH * OW;
     double *yp = pl->y + q * out_plane;
     double *ep = pl->eb + q * out_plane;
-    for (int64_t row = 0; row < OD * OH; row++) {
-        for (int64_t r = 0; r < SP; r++) {
-            const int64_t a0 = (row * SP + r) * OJ;
-            int64_t j = 0;
-            for (int64_t ow = r; ow < OW; ow += SW) {
-                double yv = ac->yh[a0 + j], ev = ac->eh[a0 + j];
-                if (pl->dd) {
-                    yv = iohw__dd_value(yv, ac->yl[a0 + j]);
-                    ev = iohw__dd_value(ev, ac->el[a0 + j]);
+    for (int64_t od = 0; od < OD; od++)
+        for (int64_t oh = 0; oh < OH; oh++) {
+            const int64_t row = (od * OH + oh) * OW;
+            for (int64_t r = 0; r < SPW; r++) {
+                const int64_t phase = ((od % SD) * SPH + oh % SH) * SPW + r;
+                const int64_t a0 = ((phase * OJD + od / SD) * OJH + oh / SH) * OJ;
+                int64_t j = 0;
+                for (int64_t ow = r; ow < OW; ow += SW) {
+                    double yv = ac->yh[a0 + j], ev = ac->eh[a0 + j];
+                    if (pl->dd) {
+                        yv = iohw__dd_value(yv, ac->yl[a0 + j]);
+                        ev = iohw__dd_value(ev, ac->el[a0 + j]);
+                    }
+                    yp[row + ow] = yv;
+                    ep[row + ow] = ev;
+                    j++;
                 }
-                yp[row * OW + ow] = yv;
-                ep[row * OW + ow] = ev;
-                j++;
             }
         }
-    }
 }
 
 /* One output plane q = n*C_out + g*Mg + m. */
@@ -266,7 +288,7 @@ static void plane(const plan *pl, int64_t q, const accum *ac)
     const int64_t C_in = pl->C_in, C_out = pl->C_out;
     const int64_t Cg = pl->Cg, Mg = pl->Mg;
     const int64_t KD = pl->K[0], KH = pl->K[1], KW = pl->K[2];
-    const int64_t OJ = ac->OJ;
+    const int64_t OJ = ac->OJ[2];
     const int64_t n = q / C_out;
     const int64_t co = q % C_out;
     const int64_t g = co / Mg;
@@ -305,11 +327,13 @@ static void *run_chunk(void *arg)
 {
     chunk *ch = arg;
     const plan *pl = ch->pl;
-    const int64_t OW = pl->O[2], SW = pl->S[2];
     accum ac;
-    ac.SP = SW < OW ? SW : OW;
-    ac.OJ = (OW - 1) / SW + 1;
-    ac.size = pl->O[0] * pl->O[1] * ac.SP * ac.OJ;
+    ac.size = 1;
+    for (int a = 0; a < 3; a++) {
+        ac.SP[a] = pl->S[a] < pl->O[a] ? pl->S[a] : pl->O[a];
+        ac.OJ[a] = (pl->O[a] - 1) / pl->S[a] + 1;
+        ac.size *= ac.SP[a] * ac.OJ[a];
+    }
     const int nbuf = pl->dd ? 4 : 2;
     double *buf = malloc((size_t)(nbuf * ac.size) * sizeof *buf);
     ac.rows = malloc((size_t)(pl->K[0] * pl->K[1] * pl->K[2]) * sizeof *ac.rows);
