@@ -55,7 +55,10 @@ out=${2:-$here}
 # TensorFlow.js W1 (tfjs.0: the wasm backend's conv3dTranspose computes only
 # the first output depths) and W2 (tfjs.1: it drops the first tap where a
 # stride is above 1); both in tfjs-backend-wasm's Conv3DBackpropInputV2, on
-# every CPU.  The cpu backend computes them right.
+# every CPU.  The cpu backend computes them right.  C1 (tfjs.2, every
+# backend: tfjs-core's conv3dTranspose with 'same' and a kernel smaller than
+# the stride shifts the output), a case stated in TensorFlow's convention.
 "$iohw" gen --id tfjs -o "$out/tfjs.h5" \
   --problem 'ci=1 co=1 in=2x1x1 k=1 xl=NDHWC wl=DHWOI fill=exact' \
-  --problem 'ci=1 co=1 in=1x1x1 k=1x1x2 s=1x1x2 xl=NDHWC wl=DHWOI fill=exact'
+  --problem 'ci=1 co=1 in=1x1x1 k=1x1x2 s=1x1x2 xl=NDHWC wl=DHWOI fill=exact' \
+  --problem 'ci=1 co=1 in=2x1x1 k=1 s=2x1x1 auto_pad=same_upper conv=tf xl=NDHWC wl=DHWOI fill=exact'
