@@ -13,11 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness/compare.h"
 #include "reports/reports.h"
+#include "support/tags.h"
+#include "support/shell.h"
 
 #define MIN_CASES 3
 
@@ -40,24 +41,6 @@ static const narrow_fault FAULTS[] = {
 };
 #define NFAULTS (sizeof FAULTS / sizeof FAULTS[0])
 
-static int run_cmd(const char *cmd)
-{
-    int st = system(cmd);
-    if (!WIFEXITED(st))
-        return -1;
-    return WEXITSTATUS(st);
-}
-
-/* 1 when the comma-separated list has the tag. */
-static int has_tag(const char *tags, const char *tag)
-{
-    const size_t n = strlen(tag);
-    for (const char *s = tags; (s = strstr(s, tag)) != NULL; s += n)
-        if ((s == tags || s[-1] == ',') && (s[n] == ',' || s[n] == '\0'))
-            return 1;
-    return 0;
-}
-
 /* The dtype field of an id ct<R>d.<category>.<dtype>.<counter>. */
 static int id_has_dtype(const char *id, const char *dt)
 {
@@ -76,7 +59,7 @@ static void run_smoke(const char *dir, const char *name, iohw_report *rep)
     snprintf(cmd, sizeof cmd, "'%s' run --backend '%s/libiohw_%s.so' '%s' --jobs 2 --quiet "
              "--no-diagnose --json '%s' > /dev/null 2>&1", IOHW_BIN, IOHW_BACKEND_DIR, name,
              dir, json);
-    const int rc = run_cmd(cmd);
+    const int rc = iohw_test_sh(NULL, "%s", cmd);
     cr_assert(rc == 0 || rc == 1, "%s: exit %d", cmd, rc);
     cr_assert_eq(iohw_report_read(json, rep, &err), 0, "%s: %s", json, err.msg);
 }
@@ -87,7 +70,7 @@ static int count_fails(const iohw_report *rep, const char *tag, const char *dt)
     int n = 0;
     for (int64_t i = 0; i < rep->results.count; i++) {
         const iohw_result *r = &rep->results.items[i];
-        n += r->status == IOHW_RESULT_FAIL && (tag == NULL || has_tag(r->tags, tag)) &&
+        n += r->status == IOHW_RESULT_FAIL && (tag == NULL || iohw_test_has_tag(r->tags, tag)) &&
              (dt == NULL || id_has_dtype(r->case_id, dt));
     }
     return n;
@@ -123,7 +106,7 @@ Test(narrow_faults, each_fails_three_smoke_cases_of_its_class_and_the_reference_
     snprintf(dir, sizeof dir, "%s/narrow-%d", IOHW_TEST_TMP, (int)getpid());
     snprintf(cmd, sizeof cmd, "rm -rf '%s' && '%s' gen --profile smoke -o '%s' > /dev/null",
              dir, IOHW_BIN, dir);
-    cr_assert_eq(run_cmd(cmd), 0, "%s", cmd);
+    cr_assert_eq(iohw_test_sh(NULL, "%s", cmd), 0, "%s", cmd);
 
     run_smoke(dir, "reference", &rep);
     cr_expect_gt(rep.results.count, 0);
@@ -136,7 +119,7 @@ Test(narrow_faults, each_fails_three_smoke_cases_of_its_class_and_the_reference_
         check_fault(dir, &FAULTS[i]);
     fflush(stdout);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    run_cmd(cmd);
+    iohw_test_sh(NULL, "%s", cmd);
 }
 
 Test(narrow_faults, the_ties_fill_is_judged_bit_for_bit)

@@ -11,10 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "reports/reports.h"
+#include "support/tags.h"
+#include "support/shell.h"
 
 #define MIN_CASES 3
 
@@ -35,24 +36,6 @@ static const quant_fault FAULTS[] = {
 };
 #define NFAULTS (sizeof FAULTS / sizeof FAULTS[0])
 
-static int run_cmd(const char *cmd)
-{
-    int st = system(cmd);
-    if (!WIFEXITED(st))
-        return -1;
-    return WEXITSTATUS(st);
-}
-
-/* 1 when the comma-separated list has the tag. */
-static int has_tag(const char *tags, const char *tag)
-{
-    const size_t n = strlen(tag);
-    for (const char *s = tags; (s = strstr(s, tag)) != NULL; s += n)
-        if ((s == tags || s[-1] == ',') && (s[n] == ',' || s[n] == '\0'))
-            return 1;
-    return 0;
-}
-
 static void run_smoke(const char *dir, const char *name, iohw_report *rep)
 {
     char cmd[4096], json[700];
@@ -61,7 +44,7 @@ static void run_smoke(const char *dir, const char *name, iohw_report *rep)
     snprintf(cmd, sizeof cmd, "'%s' run --backend '%s/libiohw_%s.so' '%s' --jobs 2 --quiet "
              "--filter 'tag=qdesign' --json '%s' > /dev/null 2>&1", IOHW_BIN,
              IOHW_BACKEND_DIR, name, dir, json);
-    const int rc = run_cmd(cmd);
+    const int rc = iohw_test_sh(NULL, "%s", cmd);
     cr_assert(rc == 0 || rc == 1, "%s: exit %d", cmd, rc);
     cr_assert_eq(iohw_report_read(json, rep, &err), 0, "%s: %s", json, err.msg);
 }
@@ -76,7 +59,7 @@ static void check_fault(const char *dir, const quant_fault *f)
         if (r->status != IOHW_RESULT_FAIL)
             continue;
         fails++;
-        tagged += has_tag(r->tags, f->tag);
+        tagged += iohw_test_has_tag(r->tags, f->tag);
         named += strstr(r->diagnosis, f->diagnosis) != NULL;
     }
     printf("%s: %d designed quantized smoke cases FAIL, %d tagged %s, %d named \"%s\"\n", f->name,
@@ -97,7 +80,7 @@ Test(quant_smoke_faults, each_fails_three_tagged_smoke_cases_named_by_its_diagno
     snprintf(dir, sizeof dir, "%s/quant-smoke-%d", IOHW_TEST_TMP, (int)getpid());
     snprintf(cmd, sizeof cmd, "rm -rf '%s' && '%s' gen --profile smoke -o '%s' > /dev/null",
              dir, IOHW_BIN, dir);
-    cr_assert_eq(run_cmd(cmd), 0, "%s", cmd);
+    cr_assert_eq(iohw_test_sh(NULL, "%s", cmd), 0, "%s", cmd);
 
     run_smoke(dir, "reference", &rep);
     cr_expect_gt(rep.results.count, 0, "the smoke profile has no designed quantized case");
@@ -110,5 +93,5 @@ Test(quant_smoke_faults, each_fails_three_tagged_smoke_cases_named_by_its_diagno
         check_fault(dir, &FAULTS[i]);
     fflush(stdout);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    run_cmd(cmd);
+    iohw_test_sh(NULL, "%s", cmd);
 }

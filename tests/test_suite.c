@@ -31,6 +31,7 @@
 #include "oracle/problem.h"
 #include "oracle/quant_problem.h"
 #include "support/shell.h"
+#include "support/tags.h"
 
 #define MAX_CASES 400
 
@@ -130,20 +131,6 @@ static int for_each_case(const char *dir, unsigned what, case_fn fn, void *ctx)
         free(names[k]);
     }
     return count;
-}
-
-/* 1 when the comma-separated list holds tag. */
-static int has_tag(const char *tags, const char *tag)
-{
-    size_t n = strlen(tag);
-    for (const char *s = tags; s != NULL && *s != '\0';) {
-        const char *comma = strchr(s, ',');
-        size_t len = comma != NULL ? (size_t)(comma - s) : strlen(s);
-        if (len == n && strncmp(s, tag, n) == 0)
-            return 1;
-        s = comma != NULL ? comma + 1 : NULL;
-    }
-    return 0;
 }
 
 static int64_t count_from(const char *text, const char *name)
@@ -402,9 +389,9 @@ static void count_tags(const iohw_case *c, const char *file, void *ctx)
 {
     (void)file;
     for (tag_count *t = ctx; t->tag != NULL; t++)
-        t->count += has_tag(c->tags, t->tag);
+        t->count += iohw_test_has_tag(c->tags, t->tag);
     /* A special fill is always tagged so users can leave it out. */
-    cr_expect(strcmp(c->fill, "special") != 0 || has_tag(c->tags, "fill-special"), "%s",
+    cr_expect(strcmp(c->fill, "special") != 0 || iohw_test_has_tag(c->tags, "fill-special"), "%s",
               c->id);
 }
 
@@ -589,7 +576,7 @@ static void check_f16_accum(const iohw_case *c, const char *file, void *ctx)
     const iohw_problem *p = &c->p;
     int *cases = ctx;
     (void)file;
-    if (!has_tag(c->tags, "bug-f16-accum"))
+    if (!iohw_test_has_tag(c->tags, "bug-f16-accum"))
         return;
     cr_assert_eq(p->dtype, IOHW_F16, "%s", c->id);
     double *x = canonical(p, 0, c->x), *w = canonical(p, 2, c->w);
@@ -662,7 +649,7 @@ Test(suite, show_of_a_directory_summarizes_the_suite_by_file_rank_dtype_and_tag)
         int n = 0;
         char key[64];
         for (int i = 0; i < m.n; i++)
-            n += has_tag(m.tags[i], tags[k]);
+            n += iohw_test_has_tag(m.tags[i], tags[k]);
         snprintf(key, sizeof key, "\n  %s ", tags[k]);
         cr_expect(n > 0 && count_from(out, key) == n, "tag %s: expected %d in:\n%s", tags[k],
                   n, out);

@@ -19,6 +19,7 @@
 #include "oracle/descriptor.h"
 #include "oracle/problem.h"
 #include "support/shell.h"
+#include "support/tags.h"
 
 #define sh iohw_test_sh
 
@@ -38,19 +39,6 @@ static iohw_plan models_plan(void)
     return plan;
 }
 
-/* 1 when the comma-separated list holds tag. */
-static int has_tag(const char *tags, const char *tag)
-{
-    const size_t n = strlen(tag);
-    for (const char *s = tags; s != NULL; s = strchr(s, ',')) {
-        if (*s == ',')
-            s++;
-        if (strncmp(s, tag, n) == 0 && (s[n] == ',' || s[n] == '\0'))
-            return 1;
-    }
-    return 0;
-}
-
 Test(models_profile, every_network_is_a_tag_with_cases_whose_ids_name_it)
 {
     iohw_plan plan = models_plan();
@@ -61,13 +49,13 @@ Test(models_profile, every_network_is_a_tag_with_cases_whose_ids_name_it)
         int n = 0;
         for (int64_t i = 0; i < plan.count; i++) {
             const iohw_plan_case *c = &plan.cases[i];
-            if (!has_tag(c->tags, tag))
+            if (!iohw_test_has_tag(c->tags, tag))
                 continue;
             n++;
             cr_expect_eq(strncmp(c->id, prefix, strlen(prefix)), 0,
                          "%s is tagged %s", c->id, tag);
             cr_expect_gt(strlen(c->id), strlen(prefix), "%s names no layer", c->id);
-            cr_expect(has_tag(c->tags, "models"), "%s", c->id);
+            cr_expect(iohw_test_has_tag(c->tags, "models"), "%s", c->id);
         }
         cr_expect_gt(n, 0, "no case of %s", NETWORKS[k]);
     }
@@ -85,7 +73,7 @@ Test(models_profile, case_ids_are_unique_and_every_case_has_one_network)
         for (size_t k = 0; k < NNETS; k++) {
             char tag[64];
             snprintf(tag, sizeof tag, "model-%s", NETWORKS[k]);
-            nets += has_tag(c->tags, tag);
+            nets += iohw_test_has_tag(c->tags, tag);
         }
         cr_expect_eq(nets, 1, "%s has %d network tags", c->id, nets);
         cr_expect_str_eq(plan.files[c->file], "models.h5", "%s", c->id);
