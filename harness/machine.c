@@ -35,6 +35,8 @@ static const isa_feature FEATURES[] = {
     {"avx512dq", 7, 0, 1, 17, XCR0_AVX512},
     {"avx512bw", 7, 0, 1, 30, XCR0_AVX512},
     {"avx512vl", 7, 0, 1, 31, XCR0_AVX512},
+    {"avx512_vnni", 7, 0, 2, 11, XCR0_AVX512},
+    {"avx_vnni", 7, 1, 0, 4, XCR0_AVX},
     {"avx512_bf16", 7, 1, 0, 5, XCR0_AVX512},
     {"avx512_fp16", 7, 0, 3, 23, XCR0_AVX512},
     {"amx_tile", 7, 0, 3, 24, XCR0_AMX},
@@ -48,6 +50,17 @@ int iohw_machine_feature_known(const char *name)
         if (strcmp(FEATURES[i].name, name) == 0)
             return 1;
     return 0;
+}
+
+const char *iohw_machine_feature_names(char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < NFEATURES && len < n; i++) {
+        int w = snprintf(buf + len, n - len, "%s%s", i > 0 ? " " : "", FEATURES[i].name);
+        len += w > 0 ? (size_t)w : 0;
+    }
+    return buf;
 }
 
 int iohw_machine_has(const iohw_machine *m, const char *feature)

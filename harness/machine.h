@@ -14,7 +14,8 @@ typedef struct iohw_machine {
     char cpu[128];       /* model name ("" when unknown) */
     /* The features present and enabled by the OS, space-separated, in
      * /proc/cpuinfo's spelling and this order: fma f16c avx2 avx512f
-     * avx512dq avx512bw avx512vl avx512_bf16 avx512_fp16 amx_tile amx_bf16 */
+     * avx512dq avx512bw avx512vl avx512_vnni avx_vnni avx512_bf16
+     * avx512_fp16 amx_tile amx_bf16 */
     char features[160];
 } iohw_machine;
 
@@ -32,5 +33,8 @@ const char *iohw_machine_describe(const iohw_machine *m, char *buf,
 
 /* 1 when name is one of the feature names iohw_machine_detect reports. */
 int iohw_machine_feature_known(const char *name);
+/* Every feature name, space-separated, in the order of m->features, into
+ * buf (n bytes, cut to fit); returns buf. */
+const char *iohw_machine_feature_names(char *buf, size_t n);
 
 #endif

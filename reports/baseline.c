@@ -18,8 +18,10 @@
  *
  * `cpu=F` holds when the machine has feature F (harness/machine.h names),
  * `cpu!=F` when it lacks it, `version~T` when the backend's version string
- * contains T.  An entry whose conditions do not all hold is neither applied
- * nor stale.
+ * contains T, `version!~T` when it does not (an adapter may name there what
+ * its library picked, as the oneDNN one names its effective ISA:
+ * `version!~vnni`).  An entry whose conditions do not all hold is neither
+ * applied nor stale.
  */
 #include "reports/reports_internal.h"
 
@@ -36,33 +38,64 @@ static int is_space(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
 }
 
-/* The length of the condition word at s (len bytes left): `cpu=F`,
- * `cpu!=F` or `version~T`; 0 when s starts no condition, -1 (err set) for a
- * malformed one. */
+/* The condition forms: key and whether its value is a CPU feature. */
+static const struct {
+    const char *key;
+    int feature;
+} CONDITIONS[] = {
+    {"cpu=", 1}, {"cpu!=", 1}, {"version~", 0}, {"version!~", 0},
+};
+#define NCONDITIONS (sizeof CONDITIONS / sizeof CONDITIONS[0])
+
+/* The condition form word (n bytes) starts with; -1 for none. */
+static int condition_kind(const char *word, size_t n)
+{
+    for (size_t k = 0; k < NCONDITIONS; k++) {
+        size_t len = strlen(CONDITIONS[k].key);
+        if (n >= len && strncmp(word, CONDITIONS[k].key, len) == 0)
+            return (int)k;
+    }
+    return -1;
+}
+
+/* 1 when the word looks like a condition with a wrong operator
+ * ("version=2.6", "cpu~avx2"): `cpu` or `version`, then = ! or ~. */
+static int condition_like(const char *word, size_t n)
+{
+    size_t key = n > 3 && strncmp(word, "cpu", 3) == 0       ? 3
+                 : n > 7 && strncmp(word, "version", 7) == 0 ? 7
+                                                             : 0;
+    return key > 0 && strchr("=!~", word[key]) != NULL;
+}
+
+/* The length of the condition word at s (len bytes left), one of
+ * CONDITIONS; 0 when s starts no condition, -1 (err set) for a malformed
+ * one. */
 static int condition_word(const char *s, size_t len, const char *name, int line,
                           iohw_error *err)
 {
     size_t n = 0;
     while (n < len && !is_space(s[n]))
         n++;
-    size_t key = n >= 5 && strncmp(s, "cpu!=", 5) == 0      ? 5
-                 : n >= 4 && strncmp(s, "cpu=", 4) == 0     ? 4
-                 : n >= 8 && strncmp(s, "version~", 8) == 0 ? 8
-                                                            : 0;
-    if (key == 0)
+    int kind = condition_kind(s, n);
+    if (kind < 0 && condition_like(s, n))
+        return iohw_error_set(err, "%s:%d: condition '%.*s' is not one of cpu=FEATURE, "
+                              "cpu!=FEATURE, version~TEXT, version!~TEXT", name, line,
+                              (int)(n < 80 ? n : 80), s);
+    if (kind < 0)
         return 0;
+    size_t key = strlen(CONDITIONS[kind].key);
     if (n == key || n > 60)
         return iohw_error_set(err, "%s:%d: condition '%.*s' needs a value (the "
                               "condition at most 60 characters)", name, line,
                               (int)(n < 80 ? n : 80), s);
-    if (key < 8) {
-        char feature[64];
+    if (CONDITIONS[kind].feature) {
+        char feature[64], known[256];
         snprintf(feature, sizeof feature, "%.*s", (int)(n - key), s + key);
         if (!iohw_machine_feature_known(feature))
-            return iohw_error_set(err, "%s:%d: unknown CPU feature '%s' (known: fma "
-                                  "f16c avx2 avx512f avx512dq avx512bw avx512vl "
-                                  "avx512_bf16 avx512_fp16 amx_tile amx_bf16)",
-                                  name, line, feature);
+            return iohw_error_set(err, "%s:%d: unknown CPU feature '%s' (known: %s)",
+                                  name, line, feature,
+                                  iohw_machine_feature_names(known, sizeof known));
     }
     return (int)n;
 }
@@ -272,11 +305,13 @@ int iohw_baseline_entry_applies(const iohw_baseline_entry *e,
         size_t n = strcspn(s, " ");
         char word[sizeof e->condition];
         snprintf(word, sizeof word, "%.*s", (int)n, s);
-        int holds = strncmp(word, "cpu!=", 5) == 0 ? !iohw_machine_has(&r->machine, word + 5)
-                    : strncmp(word, "cpu=", 4) == 0 ? iohw_machine_has(&r->machine, word + 4)
-                    : strncmp(word, "version~", 8) == 0
-                        ? strstr(r->backend_version, word + 8) != NULL
-                        : 0;
+        int kind = condition_kind(word, n);
+        const char *value = kind >= 0 ? word + strlen(CONDITIONS[kind].key) : "";
+        int holds = kind == 0   ? iohw_machine_has(&r->machine, value)
+                    : kind == 1 ? !iohw_machine_has(&r->machine, value)
+                    : kind == 2 ? strstr(r->backend_version, value) != NULL
+                    : kind == 3 ? strstr(r->backend_version, value) == NULL
+                                : 0;
         if (!holds)
             return 0;
         s += n;

@@ -99,6 +99,19 @@ Test(onednn_quant, a_grouped_per_channel_problem_comes_out_exact)
     iohw_backend_unload(&lb);
 }
 
+/* The version names oneDNN's effective ISA: pinned to AVX2 that is avx2 on
+ * every CPU with AVX2, and "vnni" is not in it, so the baseline entries of
+ * O5 and O6 (`version!~vnni`) apply. */
+Test(onednn_quant, the_version_names_the_pinned_isa_without_vnni)
+{
+    iohw_loaded_backend lb;
+    load_or_skip("iohw_onednn", &lb);
+    const char *v = lb.table->version;
+    cr_expect(strstr(v, "; ISA avx2)") != NULL, "version '%s'", v);
+    cr_expect(strstr(v, "vnni") == NULL, "version '%s'", v);
+    iohw_backend_unload(&lb);
+}
+
 /* Refused problems and a word of the reason each must give. */
 static const struct {
     const char *desc, *why;

@@ -177,6 +177,10 @@ Test(conformance, the_onednn_quant_regression_cases_fail_without_the_baseline)
     snprintf(quiet, sizeof quiet, "%s > /dev/null 2>&1", cmd);
     cr_expect_eq(run_cmd(quiet), 0, "the baseline does not cover every quantized "
                  "regression case: %s", cmd);
+    /* The pinned kernels have no VNNI: O5's and O6's entries (version!~vnni)
+     * apply and waive, none of them stale. */
+    snprintf(quiet, sizeof quiet, "%s 2>&1 | grep \"'onednn-quant\\.[0-9]*'.*stale\"", cmd);
+    cr_expect_neq(run_cmd(quiet), 0, "a quantized entry is stale when pinned: %s", cmd);
 }
 
 Test(conformance, the_torch_regression_cases_and_baseline_are_well_formed)

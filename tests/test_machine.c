@@ -14,8 +14,8 @@
 #include "harness/machine.h"
 
 static const char *const NAMES[] = {"fma", "f16c", "avx2", "avx512f", "avx512dq",
-                                    "avx512bw", "avx512vl", "avx512_bf16",
-                                    "avx512_fp16", "amx_tile", "amx_bf16"};
+                                    "avx512bw", "avx512vl", "avx512_vnni", "avx_vnni",
+                                    "avx512_bf16", "avx512_fp16", "amx_tile", "amx_bf16"};
 #define NNAMES (sizeof NAMES / sizeof NAMES[0])
 
 /* /proc/cpuinfo's first "flags" line and "model name" value, or 0. */
@@ -91,4 +91,16 @@ Test(machine, matches_whole_feature_names_only)
     snprintf(m.cpu, sizeof m.cpu, "Some CPU");
     cr_expect_str_eq(iohw_machine_describe(&m, buf, sizeof buf),
                      "Some CPU; no AVX2 or later features");
+}
+
+/* The list baseline errors show names every feature once, in order. */
+Test(machine, lists_every_feature_name_in_order)
+{
+    char names[512], want[512] = "";
+    for (size_t i = 0; i < NNAMES; i++)
+        snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", i > 0 ? " " : "",
+                 NAMES[i]);
+    cr_expect_str_eq(iohw_machine_feature_names(names, sizeof names), want);
+    /* Cut to fit, never past the buffer. */
+    cr_expect_str_eq(iohw_machine_feature_names(names, 8), "fma f16");
 }

@@ -22,6 +22,7 @@
  * oneDNN alone; the harness parallelises over processes.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -329,11 +330,33 @@ static int onednn_run_quant(void *ctx, const iohw_problem *p, const void *x,
     return run_any(ctx, p, x, w, bias, requant, y);
 }
 
+/* The version, with the effective ISA: the kernels oneDNN picks, which the
+ * CPU and ONEDNN_MAX_CPU_ISA decide together.  "vnni" is in the text
+ * exactly when that ISA has VNNI (avx512_core_vnni and above, avx2_vnni),
+ * so that a baseline entry for a kernel without it can say `version!~vnni`
+ * (docs/CONFORMANCE.md O5, O6). */
+static char onednn_version[128];
+
+static void describe_version(void)
+{
+    dnnl_cpu_isa_t isa = dnnl_get_effective_cpu_isa();
+    const char *name = dnnl_cpu_isa2str(isa);
+    if (name == NULL)
+        name = "unknown";
+    if (strncmp(name, "cpu_isa_", 8) == 0)
+        name += 8;
+    int vnni = (isa & dnnl_cpu_isa_avx512_core_vnni) == dnnl_cpu_isa_avx512_core_vnni
+               || (isa & dnnl_cpu_isa_avx2_vnni) == dnnl_cpu_isa_avx2_vnni;
+    snprintf(onednn_version, sizeof onednn_version,
+             "%s (deconvolution forward, C API; ISA %s%s)", ONEDNN_VERSION_TEXT, name,
+             vnni && strstr(name, "vnni") == NULL ? "+vnni" : "");
+}
+
 static const iohw_backend onednn_table = {
     .abi_version = IOHW_ABI_VERSION,
     .struct_size = sizeof(iohw_backend),
     .name = "onednn",
-    .version = ONEDNN_VERSION_TEXT " (deconvolution forward, C API)",
+    .version = onednn_version,
     .init = onednn_init,
     .fini = onednn_fini,
     .supports = onednn_supports,
@@ -344,5 +367,8 @@ static const iohw_backend onednn_table = {
 
 IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)
 {
-    return host_abi_version >= 1 ? &onednn_table : NULL;
+    if (host_abi_version < 1)
+        return NULL;
+    describe_version();
+    return &onednn_table;
 }
