@@ -47,9 +47,9 @@ typedef struct iohw_baseline {
 } iohw_baseline;
 
 /* Parses baseline text: one entry per line, the pattern, white space, any
- * conditions (words `cpu=FEATURE`, `cpu!=FEATURE`, `version~TEXT`; FEATURE
- * one of harness/machine.h's names), the reason (required); blank lines and
- * lines starting with '#' are skipped.
+ * conditions (words `cpu=FEATURE`, `cpu!=FEATURE`, `version~TEXT`,
+ * `version!~TEXT`; FEATURE one of harness/machine.h's names), the reason
+ * (required); blank lines and lines starting with '#' are skipped.
  * name labels the error messages ("NAME:LINE: ...").  *b is overwritten. */
 int iohw_baseline_parse(const char *text, const char *name, iohw_baseline *b,
                         iohw_error *err);
@@ -79,7 +79,7 @@ int iohw_baseline_stale_count(const iohw_baseline *b);
 int iohw_baseline_entry_stale(const iohw_baseline_entry *e);
 /* 1 when the entry's condition holds for these results: every `cpu=F` names
  * a feature of r->machine, every `cpu!=F` one it lacks, every `version~T`
- * is text in r->backend_version. */
+ * is text in r->backend_version and every `version!~T` text not in it. */
 int iohw_baseline_entry_applies(const iohw_baseline_entry *e,
                                 const iohw_run_results *r);
 /* Prints one line per stale entry ("iohw: baseline FILE:LINE: PATTERN
