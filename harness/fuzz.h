@@ -7,8 +7,10 @@
  * the edges where kernels break: size-1 axes, stride larger than the kernel,
  * pads beyond the kernel's reach, output_padding at and past its limit,
  * depthwise and grouped problems, channel counts and widths just past
- * blocks of 8, 16 and 32, every dtype and the special-value fill.  The same
- * seed draws the same problems.  They run in batches through iohw_run
+ * blocks of 8, 16 and 32, every dtype and the special-value fill; about a
+ * fifth stated in a framework's convention (auto_pad, out_shape,
+ * convention: specification section 12), resolved into the explicit
+ * members.  The same seed draws the same problems.  They run in batches through iohw_run
  * (harness/run.h), each case in an isolated worker.  Failures fall into
  * classes: the same status and a diagnosis naming a misreading in common
  * with the class's first failure (iohw_shrink_related), so one bug whose

@@ -5,7 +5,9 @@
  * chance (1, a tail just past a block, beyond a limit), otherwise a small
  * ordinary value.  A draw whose problem is invalid (output size below 1) or
  * too large for a quick run (FUZZ_WORK_MAX multiply-adds, FUZZ_ELEMS_MAX
- * elements per tensor) is drawn again.  Only iohw_rng is used, so the same
+ * elements per tensor) is drawn again.  About a fifth of the problems are
+ * stated in a framework's convention (auto_pad, out_shape, convention),
+ * resolved into the explicit members.  Only iohw_rng is used, so the same
  * seed gives the same problems on every machine.
  */
 #include "harness/fuzz.h"
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "oracle/convention.h"
 #include "oracle/problem.h"
 
 #define FUZZ_WORK_MAX 4000000.0
@@ -95,6 +98,58 @@ static void draw_layouts(iohw_rng *r, iohw_problem *p)
         snprintf(p->weight_layout, sizeof p->weight_layout, "OI%s", sp);
 }
 
+/* An output shape near the explicit problem's on every axis (one less,
+ * the same, one more), or L*S (what SAME asks for). */
+static void draw_out_shape(iohw_rng *r, iohw_problem *q)
+{
+    const int same = chance(r, 0.3);
+    for (int a = 0; a < (int)q->rank; a++) {
+        const int64_t f = (q->in_size[a] - 1) * q->stride[a]
+                          + (q->kernel[a] - 1) * q->dilation[a] + 1;
+        const int64_t base = same ? q->in_size[a] * q->stride[a]
+                                  : f - q->pad_begin[a] - q->pad_end[a]
+                                        + q->output_padding[a];
+        const int64_t v = base + iohw_rng_range(r, -1, 1);
+        q->out_shape[a] = v >= 1 ? v : 1;
+    }
+}
+
+/* A framework convention (specification section 12), tried on a third of
+ * the draws: the framework, a padding word it has and, where it takes one
+ * (always for torch and mxnet, for onnx without auto_pad), an output shape,
+ * resolved into the explicit members: what a backend is told by the
+ * convention is checked by the same oracle.  A request the framework
+ * refuses (an output shape out of its range, ...) leaves the problem as it
+ * was drawn, so about a fifth of the draws keep one. */
+static void draw_convention(iohw_rng *r, iohw_problem *p)
+{
+    static const int32_t pads[3][4] = {
+        {IOHW_AUTO_PAD_NONE, IOHW_AUTO_PAD_SAME_UPPER, IOHW_AUTO_PAD_SAME_LOWER,
+         IOHW_AUTO_PAD_VALID},                                            /* onnx */
+        {IOHW_AUTO_PAD_SAME_UPPER, IOHW_AUTO_PAD_VALID, IOHW_AUTO_PAD_SAME_UPPER,
+         IOHW_AUTO_PAD_VALID},                                            /* tf */
+        {IOHW_AUTO_PAD_SAME_LOWER, IOHW_AUTO_PAD_VALID, IOHW_AUTO_PAD_SAME_LOWER,
+         IOHW_AUTO_PAD_VALID},                                            /* tvm */
+    };
+    if (!chance(r, 0.35))
+        return;
+    iohw_problem q = *p;
+    const int c = (int)iohw_rng_range(r, IOHW_CONV_ONNX, IOHW_CONV_MXNET);
+    q.convention = c;
+    if (c == IOHW_CONV_TORCH)                     /* pads both sides alike */
+        memcpy(q.pad_end, q.pad_begin, sizeof q.pad_end);
+    if (c == IOHW_CONV_TVM)                       /* takes no dilation */
+        for (int a = 0; a < (int)q.rank; a++)
+            q.dilation[a] = 1;
+    if (c <= IOHW_CONV_TVM)
+        q.auto_pad = pads[c - IOHW_CONV_ONNX][iohw_rng_range(r, 0, 3)];
+    if (c >= IOHW_CONV_TORCH || q.auto_pad == IOHW_AUTO_PAD_NONE ||
+        (c != IOHW_CONV_TVM && chance(r, 0.5)))
+        draw_out_shape(r, &q);
+    if (iohw_convention_resolve(&q, NULL) == 0 && iohw_problem_validate(&q, NULL) == 0)
+        *p = q;
+}
+
 /* One draw; 0 when the problem is valid and small enough. */
 static int draw_once(iohw_rng *r, iohw_desc *d)
 {
@@ -124,6 +179,7 @@ static int draw_once(iohw_rng *r, iohw_desc *d)
     d->seed = (uint64_t)iohw_rng_range(r, 1, 999999);
     if (iohw_problem_finish(p, NULL) != 0)
         return -1;
+    draw_convention(r, p);
     const double x = (double)iohw_problem_x_count(p);
     const double w = (double)iohw_problem_w_count(p);
     if (x * w / (double)p->in_channels > FUZZ_WORK_MAX ||

@@ -8,7 +8,9 @@
  * candidate still failing halves its way down and ends one step at a time.
  * Groups shrink keeping the channels per group; the channels per group
  * shrink keeping the groups.  Dropping a spatial axis renames the letters
- * of the layouts (D H W for rank 3, H W for rank 2, W for rank 1).  Every
+ * of the layouts (D H W for rank 3, H W for rank 2, W for rank 1).  A
+ * problem stated in a framework's convention can drop it (its explicit
+ * members stay), which frees its sizes to shrink.  Every
  * candidate is finished (out_size) and validated; an invalid one (an
  * output size below 1, ...) is skipped.
  */
@@ -23,7 +25,7 @@
 #include "oracle/problem.h"
 
 enum {
-    K_RANK, K_BATCH, K_GROUPS, K_CIN, K_COUT, K_BIAS, K_XL, K_WL,
+    K_RANK, K_BATCH, K_GROUPS, K_CIN, K_COUT, K_BIAS, K_XL, K_WL, K_CONV,
     K_AXES   /* then 7 per-axis members times 3 axes */
 };
 #define NAXIS_MEMBERS 7
@@ -93,7 +95,7 @@ static void drop_axis(iohw_problem *q, int a)
     const int r = (int)q->rank;
     int64_t *const arrays[] = {
         q->in_size, q->kernel, q->stride, q->dilation, q->pad_begin,
-        q->pad_end, q->output_padding, q->out_size
+        q->pad_end, q->output_padding, q->out_size, q->out_shape
     };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
         for (int b = a; b + 1 < r; b++)
@@ -151,6 +153,14 @@ static int whole(const iohw_problem *p, int kind, int j, iohw_problem *q,
             return -1;
         q->has_bias = 0;
         snprintf(what, n, "bias 1 -> 0");
+        return 1;
+    case K_CONV:         /* the explicit problem, no convention */
+        if (p->convention == IOHW_CONV_NONE || j > 0)
+            return -1;
+        q->convention = IOHW_CONV_NONE;
+        q->auto_pad = IOHW_AUTO_PAD_NONE;
+        memset(q->out_shape, 0, sizeof q->out_shape);
+        snprintf(what, n, "conv=%s -> explicit pads", iohw_convention_name(p->convention));
         return 1;
     default: {           /* K_XL, K_WL: the default layout */
         char *l = kind == K_XL ? q->data_layout : q->weight_layout;

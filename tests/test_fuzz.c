@@ -13,6 +13,7 @@
 
 #include "harness/fuzz.h"
 #include "harness/run.h"
+#include "oracle/convention.h"
 #include "oracle/descriptor.h"
 #include "oracle/problem.h"
 #include "support/shell.h"
@@ -92,6 +93,43 @@ Test(fuzz, the_draws_reach_the_edges)
     cr_expect_gt(rank3, DRAWS / 20);
     for (int t = IOHW_F32; t <= IOHW_BF16; t++)
         cr_expect_gt(dtypes[t], DRAWS / 20, "dtype %d", t);
+}
+
+/* Some draws are stated in each framework's convention (specification
+ * section 12): their explicit members are what it resolves to, and their
+ * descriptor, read back (which resolves it again and checks pad and op
+ * against it), is the same problem. */
+Test(fuzz, the_draws_state_every_convention_and_resolve_it)
+{
+    iohw_rng r;
+    int conv[IOHW_CONV_MXNET + 1] = {0}, auto_pad[IOHW_AUTO_PAD_VALID + 1] = {0};
+    int out = 0;
+    iohw_rng_seed(&r, 1);
+    for (int i = 0; i < DRAWS; i++) {
+        iohw_desc d, back;
+        char text[IOHW_DESC_MAX], again[IOHW_DESC_MAX];
+        iohw_error err = {{0}};
+        iohw_fuzz_draw(&r, &d);
+        cr_assert_eq(iohw_desc_format(&d, text, sizeof text) > 0, 1);
+        conv[d.p.convention]++;
+        if (d.p.convention == IOHW_CONV_NONE)
+            continue;
+        auto_pad[d.p.auto_pad]++;
+        out += d.p.out_shape[0] > 0;
+        cr_assert_eq(iohw_convention_check(&d.p, &err), 0, "%s: %s", text, err.msg);
+        cr_assert_eq(iohw_desc_parse(text, &back, &err), 0, "%s: %s", text, err.msg);
+        cr_assert_geq(iohw_desc_format(&back, again, sizeof again), 0);
+        cr_assert_str_eq(again, text);
+        cr_assert(strstr(text, " conv=") != NULL, "%s", text);
+    }
+    cr_expect_gt(conv[IOHW_CONV_NONE], DRAWS / 2, "most draws stay explicit");
+    for (int c = IOHW_CONV_ONNX; c <= IOHW_CONV_MXNET; c++)
+        cr_expect_gt(conv[c], DRAWS / 50, "conv %d: %d draws", c, conv[c]);
+    for (int a = IOHW_AUTO_PAD_NONE; a <= IOHW_AUTO_PAD_VALID; a++)
+        cr_expect_gt(auto_pad[a], DRAWS / 50, "auto_pad %d: %d draws", a, auto_pad[a]);
+    cr_expect_gt(out, DRAWS / 20, "out= in %d draws", out);
+    cr_log_info("conventions: none %d onnx %d tf %d tvm %d torch %d mxnet %d; out= %d",
+                conv[0], conv[1], conv[2], conv[3], conv[4], conv[5], out);
 }
 
 /* The backend of that name, a fresh output folder, options for both. */

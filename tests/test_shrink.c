@@ -283,6 +283,40 @@ Test(shrink, dropping_an_axis_renames_the_layout_letters)
     cr_expect(strstr(what, "axis H dropped") != NULL, "%s", what);
 }
 
+/* A problem stated in a convention (specification section 12) may drop it,
+ * keeping its explicit members; dropping an axis drops its out= too. */
+Test(shrink, a_convention_can_be_dropped_and_an_axis_with_its_out_shape)
+{
+    iohw_desc d;
+    iohw_problem q;
+    iohw_error err = {{0}};
+    char what[160];
+    int dropped = 0;
+    cr_assert_eq(iohw_desc_parse("ci=2 co=3 in=3x5 k=2x3 s=2x2 out=6x10 conv=mxnet", &d,
+                                 &err), 0, "%s", err.msg);
+    for (int k = 0; k < iohw__shrink_kind_count(); k++) {
+        if (iohw__shrink_candidate(&d.p, k, 0, &q, what, sizeof what) != 1 ||
+            strstr(what, "conv=mxnet -> explicit") == NULL)
+            continue;
+        dropped++;
+        cr_expect_eq(q.convention, IOHW_CONV_NONE);
+        cr_expect_eq(q.out_shape[0], 0);
+        for (int a = 0; a < 2; a++) {
+            cr_expect_eq(q.pad_begin[a], d.p.pad_begin[a]);
+            cr_expect_eq(q.pad_end[a], d.p.pad_end[a]);
+            cr_expect_eq(q.output_padding[a], d.p.output_padding[a]);
+            cr_expect_eq(q.out_size[a], d.p.out_size[a]);
+        }
+    }
+    cr_expect_eq(dropped, 1);
+    /* kind 0 is the rank; candidate 0 drops H: W keeps its target shape. */
+    cr_assert_eq(iohw__shrink_candidate(&d.p, 0, 0, &q, what, sizeof what), 1, "%s", what);
+    cr_expect_eq(q.rank, 1);
+    cr_expect_eq(q.out_shape[0], 10);
+    cr_expect_eq(q.out_shape[1], 0);
+    cr_expect_eq(q.out_size[0], 10);
+}
+
 Test(shrink, every_candidate_is_valid_and_smaller)
 {
     iohw_desc d;
