@@ -93,9 +93,9 @@ static int add_row(iohw_plan *plan, const int *v, iohw_error *err)
                       LAST_WEIGHT[s]);
     if (n < 0 || (size_t)n >= sizeof text)
         return iohw_error_set(err, "suite: designed quantized row too long");
-    const int zp_y_shows = v[F_FILL] == IOHW__QFILL_TIES && v[F_ROUND] <= 1;
-    snprintf(tags, sizeof tags, "qdesign,%s%s", BUGS[v[F_FILL]],
-             zp_y_shows ? ",bug-quant-zp-y" : "");
+    const int zp_y_shows = v[F_FILL] == IOHW__QFILL_TIES && v[F_ROUND] <= 1; /* even, away */
+    snprintf(tags, sizeof tags, "qdesign,%s%s%s", BUGS[v[F_FILL]], zp_y_shows ? "," : "",
+             zp_y_shows ? "bug-quant-zp-y" : "");
     if (iohw__desc_from(text, v[F_X] ? IOHW_U8 : IOHW_S8, iohw__qfill_name(v[F_FILL]), &d,
                         err) != 0)
         return -1;

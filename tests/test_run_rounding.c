@@ -10,19 +10,15 @@
  */
 #include <criterion/criterion.h>
 
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "cases/case.h"
-#include "generators/generators.h"
 #include "harness/console.h"
 #include "harness/run.h"
 #include "reports/reports.h"
-#include "oracle/descriptor.h"
+#include "support/case_folder.h"
 #include "support/run_options.h"
 #include "support/shell.h"
 
@@ -39,38 +35,11 @@ static const char *const specs[] = {
 #define NSPECS (int)(sizeof specs / sizeof specs[0])
 #define NEVEN (NSPECS - 1)
 
-typedef struct suite {
+static void make_suite(iohw_test_folder *s, const char *name)
+{
     char dir[400];
-    char file[512];
-    const char *inputs[1];
-} suite;
-
-static void make_suite(suite *s, const char *name)
-{
-    iohw_error err = {{0}};
-    snprintf(s->dir, sizeof s->dir, "%s/rounding-%d-%s", IOHW_TEST_TMP, (int)getpid(), name);
-    mkdir(s->dir, 0755);
-    snprintf(s->file, sizeof s->file, "%s/q.h5", s->dir);
-    s->inputs[0] = s->dir;
-    iohw_case_file *f = iohw_case_file_create(s->file, &err);
-    cr_assert_not_null(f, "%s", err.msg);
-    for (int i = 0; i < NSPECS; i++) {
-        iohw_desc d;
-        iohw_case c;
-        char id[32];
-        snprintf(id, sizeof id, "q.%d", i);
-        cr_assert_eq(iohw_desc_parse(specs[i], &d, &err), 0, "%s: %s", specs[i], err.msg);
-        cr_assert_eq(iohw_make_case(&d, id, NULL, 1, &c, &err), 0, "%s", err.msg);
-        cr_assert_eq(iohw_case_file_write(f, &c, &err), 0, "%s", err.msg);
-        iohw_case_free(&c);
-    }
-    cr_assert_eq(iohw_case_file_close(f, &err), 0, "%s", err.msg);
-}
-
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)ftw;
-    return flag == FTW_DP ? rmdir(path) : unlink(path);
+    snprintf(dir, sizeof dir, "%s/rounding-%d-%s", IOHW_TEST_TMP, (int)getpid(), name);
+    iohw_test_folder_make(s, dir, specs, NSPECS, NULL);
 }
 
 static void backend_path(const char *backend, char *path, size_t n)
@@ -78,7 +47,7 @@ static void backend_path(const char *backend, char *path, size_t n)
     snprintf(path, n, "%s/libiohw_quant_off_by_one_%s.so", IOHW_BACKEND_DIR, backend);
 }
 
-static void run_with(const suite *s, const char *backend, int32_t rounding,
+static void run_with(const iohw_test_folder *s, const char *backend, int32_t rounding,
                      iohw_run_results *res)
 {
     char path[512];
@@ -110,7 +79,7 @@ static char *text_of(const iohw_run_results *res, int which)
 
 Test(run_rounding, a_declared_rounding_passes_tie_differences_with_a_note_in_every_report)
 {
-    suite s;
+    iohw_test_folder s;
     iohw_run_results res;
     make_suite(&s, "declared");
     run_with(&s, "half_away", IOHW_ROUND_HALF_AWAY, &res);
@@ -155,12 +124,12 @@ Test(run_rounding, a_declared_rounding_passes_tie_differences_with_a_note_in_eve
                                     "half_even): "), "%s", json);
     free(summary), free(junit), free(md), free(json);
     iohw_run_results_free(&res);
-    nftw(s.dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+    iohw_test_folder_remove(&s);
 }
 
 Test(run_rounding, without_the_declaration_the_same_outputs_fail_named_by_the_rounding)
 {
-    suite s;
+    iohw_test_folder s;
     iohw_run_results res;
     make_suite(&s, "undeclared");
     run_with(&s, "half_away", 0, &res);
@@ -179,12 +148,12 @@ Test(run_rounding, without_the_declaration_the_same_outputs_fail_named_by_the_ro
     }
     cr_expect_eq(iohw_run_exit_code(&res), 1);
     iohw_run_results_free(&res);
-    nftw(s.dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+    iohw_test_folder_remove(&s);
 }
 
 Test(run_rounding, an_error_at_no_tie_fails_under_a_declared_rounding)
 {
-    suite s;
+    iohw_test_folder s;
     iohw_run_results res;
     make_suite(&s, "nontie");
     run_with(&s, "half_away_non_tie", IOHW_ROUND_HALF_AWAY, &res);
@@ -197,12 +166,12 @@ Test(run_rounding, an_error_at_no_tie_fails_under_a_declared_rounding)
                            r->message);
     }
     iohw_run_results_free(&res);
-    nftw(s.dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+    iohw_test_folder_remove(&s);
 }
 
 Test(run_rounding, the_command_line_takes_the_mode_and_the_repro_carries_it)
 {
-    suite s;
+    iohw_test_folder s;
     char path[512], *out = NULL;
     make_suite(&s, "cli");
     backend_path("half_away_non_tie", path, sizeof path);
@@ -220,5 +189,5 @@ Test(run_rounding, the_command_line_takes_the_mode_and_the_repro_carries_it)
     cr_expect_eq(iohw_test_sh(&out, "'%s' help run 2>&1", IOHW_BIN), 0);
     cr_expect_not_null(strstr(out, "--rounding MODE"), "%s", out);
     free(out);
-    nftw(s.dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+    iohw_test_folder_remove(&s);
 }
