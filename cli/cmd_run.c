@@ -14,6 +14,7 @@
 
 #include "harness/filter.h"
 #include "harness/run.h"
+#include "oracle/quant_problem.h"
 #include "reports/reports.h"
 
 /* A numeric macro as a string literal, for the help text. */
@@ -96,6 +97,16 @@ const char iohw_cli_run_help[] =
     "                      output that differs from the oracle only by that\n"
     "                      passes, with the note \"" IOHW_RESULT_NOTE_FLUSHED "\"\n"
     "                      in its message and in the summary\n"
+    "  --rounding MODE     half_even, half_away, half_up or gemmlowp: the\n"
+    "                      rounding the backend's quantized requantization\n"
+    "                      uses (SPEC section 11.6).  A quantized case asking\n"
+    "                      for another mode (gemmlowp: only a fixed-form one)\n"
+    "                      is computed again under MODE; an output equal to\n"
+    "                      that, differing from the case's only by one at\n"
+    "                      ties, passes with the note \"" IOHW_RESULT_NOTE_ROUNDING "\"\n"
+    "                      saying how many elements differ (summary and\n"
+    "                      reports count them); any other difference is a\n"
+    "                      FAIL as without the option\n"
     "  --no-diagnose       do not re-run the oracle under classic\n"
     "                      misinterpretations to name the bug behind a FAIL\n"
     "  --allow-empty       exit 0 even when no case was compared with the\n"
@@ -316,6 +327,13 @@ static int set_subnormals(run_args *a, const char *v)
         return iohw_cli_usage("run", "--subnormals %s", err.msg);
     return 0;
 }
+static int set_rounding(run_args *a, const char *v)
+{
+    if (iohw_quant_rounding_parse(v, &a->o.rounding) != 0)
+        return iohw_cli_usage("run", "--rounding '%s': expected half_even, half_away, "
+                              "half_up or gemmlowp", v);
+    return 0;
+}
 static int set_shrink(run_args *a, const char *v) { a->o.shrink = 1; a->o.shrink_dir = v; return 0; }
 
 #define OPTIONAL_VALUE 2
@@ -337,6 +355,7 @@ static const struct run_option {
     {"--breaker", NULL, 1, set_breaker},
     {"--show", NULL, 1, set_show},
     {"--subnormals", NULL, 1, set_subnormals},
+    {"--rounding", NULL, 1, set_rounding},
     {"--repeat", NULL, 1, set_repeat},
     {"--no-speed-reference", NULL, 0, set_no_speed_reference},
     {"--journal", NULL, 1, set_journal},

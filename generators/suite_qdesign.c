@@ -15,8 +15,10 @@
  * qchannels and qgroup-trap take per-channel M; qgroup-trap a grouped
  * shape.  Every shape has C_in != C_out/G (the I/O exchange changes the
  * weight's shape) and C_in <= C_out (the per-channel axis diagnosis
- * applies).  One array in smoke (its first 22 rows, which hold most pairs:
- * smoke stays within 300 cases), two (other seeds) in ci and full, in the
+ * applies).  One array in smoke (its first 22 rows, which hold most pairs,
+ * but rows 19 and 21, a qgroup-trap and a qchannels row whose fills other
+ * rows hold, left out for the zp_y rows below: smoke stays within 300
+ * cases), two (other seeds) in ci and full, in the
  * quantized category (quant.h5) beside suite_quant.c's random rows.
  *
  * Each case is tagged qdesign (and quant, as every quantized case) and
@@ -25,9 +27,14 @@
  *   qsaturate    bug-quant-saturation
  *   qzp-extreme  bug-quant-zero-point
  *   qchannels    bug-quant-axis
- *   qties        bug-quant-rounding
+ *   qties        bug-quant-rounding; with half_even or half_away also
+ *                bug-quant-zp-y (zp_y added before rounding changes y
+ *                there: half_even with an odd zp_y, half_away where zp_y
+ *                changes the sign of a tie; specification section 11.3)
  *   qio-trap     bug-quant-io-swap
  *   qgroup-trap  bug-quant-axis
+ * After every other quantized row (iohw__plan_qzp_y) come two more qties
+ * rows of that bug, in every profile.
  */
 #include "generators/suite_internal.h"
 
@@ -86,7 +93,9 @@ static int add_row(iohw_plan *plan, const int *v, iohw_error *err)
                       LAST_WEIGHT[s]);
     if (n < 0 || (size_t)n >= sizeof text)
         return iohw_error_set(err, "suite: designed quantized row too long");
-    snprintf(tags, sizeof tags, "qdesign,%s", BUGS[v[F_FILL]]);
+    const int zp_y_shows = v[F_FILL] == IOHW__QFILL_TIES && v[F_ROUND] <= 1; /* even, away */
+    snprintf(tags, sizeof tags, "qdesign,%s%s%s", BUGS[v[F_FILL]], zp_y_shows ? "," : "",
+             zp_y_shows ? "bug-quant-zp-y" : "");
     if (iohw__desc_from(text, v[F_X] ? IOHW_U8 : IOHW_S8, iohw__qfill_name(v[F_FILL]), &d,
                         err) != 0)
         return -1;
@@ -113,11 +122,28 @@ int iohw__plan_qdesign(iohw_plan *plan, const iohw__profile *pr, iohw_error *err
         if (iohw_pairwise_generate(&s, &a, err) != 0)
             return iohw_error_prefix(err, "suite: designed quantized array %d", k);
         for (int r = 0; r < a.nrows; r++)
-            if (add_row(plan, a.rows + (size_t)r * NF, err) != 0) {
+            if ((arrays > 1 || (r != 19 && r != 21)) &&
+                add_row(plan, a.rows + (size_t)r * NF, err) != 0) {
                 iohw_pw_array_free(&a);
                 return -1;
             }
         iohw_pw_array_free(&a);
     }
+    return 0;
+}
+
+/* The rows of the zp_y-before-rounding bug: qties, half_away and
+ * half_even (the modes where it shows), two shapes. */
+static const int ZP_Y_ROWS[][NF] = {
+    {IOHW__QFILL_TIES, 0, 0, 1, 1, 0, 0, 0, 0},
+    {IOHW__QFILL_TIES, 0, 1, 1, 0, 0, 1, 3, 0},
+};
+
+int iohw__plan_qzp_y(iohw_plan *plan, const iohw__profile *pr, iohw_error *err)
+{
+    (void)pr;
+    for (size_t i = 0; i < sizeof ZP_Y_ROWS / sizeof ZP_Y_ROWS[0]; i++)
+        if (add_row(plan, ZP_Y_ROWS[i], err) != 0)
+            return -1;
     return 0;
 }

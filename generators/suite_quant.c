@@ -115,5 +115,7 @@ int iohw__plan_quant(iohw_plan *plan, const iohw__profile *pr, iohw_error *err)
 {
     if (iohw__plan_quant_random(plan, pr, err) != 0)
         return -1;
-    return iohw__plan_qdesign(plan, pr, err);
+    if (iohw__plan_qdesign(plan, pr, err) != 0)
+        return -1;
+    return iohw__plan_qzp_y(plan, pr, err);
 }

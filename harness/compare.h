@@ -40,6 +40,17 @@ void iohw_compare(const iohw_case *c, const void *y, const void *sentinel_bits,
 void iohw_compare_flushed(const iohw_case *c, const void *y,
                           const void *sentinel_bits, iohw_result *r);
 
+/* The same under a declared rounding (`iohw run --rounding MODE`,
+ * specification section 11.6): r is iohw_compare's FAIL of a quantized case
+ * (other results are left alone).  When rounding (IOHW_ROUND_*, 0: none)
+ * applies to the case and y equals the case's result under it exactly,
+ * differing from the case's own only by one at ties, r becomes a PASS
+ * whose message starts IOHW_RESULT_NOTE_ROUNDING and says how many
+ * elements differ; its counts and points stay those of the exact rule.
+ * Returns 1 then, 0 otherwise. */
+int iohw_compare_declared_rounding(const iohw_case *c, const void *y, int32_t rounding,
+                                   iohw_result *r);
+
 /* 1 when the case's fill demands bit equality ("exact", "ties"). */
 int iohw_compare_is_exact(const iohw_case *c);
 

@@ -306,19 +306,26 @@ static int count_tags(const iohw_result *r, tag_row **rows, int n, int *cap)
     return n;
 }
 
-/* How many cases passed only under a declared subnormal flush, and the
- * first of them. */
-static void print_flushed(const iohw_run_results *r, FILE *out)
+/* How many cases passed only under a declared subnormal flush or a
+ * declared rounding, and the first of each. */
+static void print_noted(const iohw_run_results *r, FILE *out)
 {
-    int64_t n = 0, first = -1;
-    for (int64_t i = 0; i < r->count; i++)
-        if (iohw_result_flushed(&r->items[i])) {
-            first = first < 0 ? i : first;
-            n++;
-        }
-    if (n > 0)
-        fprintf(out, "\nPASS with a note: %lld case(s) with %s (first: %s)\n",
-                (long long)n, IOHW_RESULT_NOTE_FLUSHED, r->items[first].case_id);
+    int (*const noted[2])(const iohw_result *) = {iohw_result_flushed, iohw_result_rounded};
+    static const char *const note[2] = {IOHW_RESULT_NOTE_FLUSHED,
+                                        IOHW_RESULT_NOTE_ROUNDING " (--rounding)"};
+    for (int k = 0; k < 2; k++) {
+        int64_t n = 0, first = -1;
+        for (int64_t i = 0; i < r->count; i++)
+            if (noted[k](&r->items[i])) {
+                first = first < 0 ? i : first;
+                n++;
+            }
+        if (n > 0)
+            fprintf(out, "\nPASS with a note: %lld case(s) with %s (first: %s)\n",
+                    (long long)n, note[k], r->items[first].case_id);
+        if (n > 0 && k == 1) /* how it rounds, in the first one's words */
+            fprintf(out, "  %s\n", r->items[first].message);
+    }
 }
 
 /* 1 when some result is bad. */
@@ -415,7 +422,7 @@ void iohw_run_summary(const iohw_run_results *r, FILE *out)
     char claim[256];
     if (iohw_run_claim_sentence(r, claim, sizeof claim) == 0)
         fprintf(out, "\nclaimed-pair coverage: %s\n", claim);
-    print_flushed(r, out);
+    print_noted(r, out);
     iohw_speed speed;
     if (iohw_speed_build(r, &speed) == 0) {
         iohw_speed_print(&speed, r, out);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "harness/run.h"  /* iohw_subnormals_format */
+#include "oracle/quant_problem.h"  /* iohw_quant_rounding_name */
 
 static const char *const status_names[] = {
 #define IOHW_XX(name, bad, meaning) #name,
@@ -127,6 +128,10 @@ static void append_options(char *buf, size_t n, size_t *len,
         iohw_subnormals_format(o->subnormals_flush, num, sizeof num);
         append(buf, n, len, num);
     }
+    if (o->rounding != 0) {
+        append(buf, n, len, " --rounding ");
+        append(buf, n, len, iohw_quant_rounding_name(o->rounding));
+    }
 }
 
 int iohw_repro_format(const iohw_repro_options *o, const iohw_result *r,
@@ -169,4 +174,10 @@ int iohw_result_flushed(const iohw_result *r)
 {
     return r != NULL && r->status == IOHW_RESULT_PASS &&
            strstr(r->message, IOHW_RESULT_NOTE_FLUSHED) != NULL;
+}
+
+int iohw_result_rounded(const iohw_result *r)
+{
+    return r != NULL && r->status == IOHW_RESULT_PASS &&
+           strstr(r->message, IOHW_RESULT_NOTE_ROUNDING) != NULL;
 }

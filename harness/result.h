@@ -42,6 +42,12 @@ int iohw_result_status_parse(const char *name, iohw_result_status *s);
  * 3.4); reports count and show such cases. */
 #define IOHW_RESULT_NOTE_FLUSHED "subnormals flushed (declared)"
 
+/* The start of the message of a quantized case that passed only under a
+ * declared rounding (`iohw run --rounding MODE`, specification section
+ * 11.6): its output differs from the case's by one at exact ties, as the
+ * declared mode rounds them.  Reports count and show such cases. */
+#define IOHW_RESULT_NOTE_ROUNDING "rounding declared"
+
 
 #define IOHW_RESULT_POINTS 8
 /* Bins per axis of iohw_result.errmap. */
@@ -113,7 +119,7 @@ typedef struct iohw_result {
  * the command gives the same status: --adapt-layout (also when the result's
  * message shows that the case was run in adapted layouts), a --timeout that
  * is not the scaled default, a --memory-limit that is not the default, a
- * --subnormals that is not ieee.  An
+ * --subnormals that is not ieee, a --rounding.  An
  * option that changes an outcome in the future gets a member here and a
  * line in iohw_repro_format (result.c); iohw_repro_options_of_run (run.h)
  * fills them from a run's options. */
@@ -130,6 +136,7 @@ typedef struct iohw_repro_options {
     int64_t memory_limit_mb;  /* --memory-limit MB when >= 0; -1: the
                                  default (no option) */
     unsigned subnormals_flush; /* --subnormals flush:... when not 0 */
+    int32_t rounding;         /* --rounding MODE when not 0 (IOHW_ROUND_*) */
 } iohw_repro_options;
 
 /* Options holding only the backend. */
@@ -149,5 +156,9 @@ int iohw_repro_command(const char *backend, const iohw_result *r, char *buf,
 /* 1 when r is a PASS under a declared subnormal flush (its message holds
  * IOHW_RESULT_NOTE_FLUSHED, after an adapted-layout note if any). */
 int iohw_result_flushed(const iohw_result *r);
+
+/* 1 when r is a PASS under a declared rounding (its message holds
+ * IOHW_RESULT_NOTE_ROUNDING, after an adapted-layout note if any). */
+int iohw_result_rounded(const iohw_result *r);
 
 #endif

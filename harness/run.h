@@ -93,6 +93,12 @@ typedef struct iohw_run_options {
      * only).  The timing never changes a status or the exit code. */
     int repeat;
     int speed_reference;        /* 1: time the reference (with repeat) */
+    /* Appended: the rounding the backend declares for quantized cases
+     * (`--rounding MODE`, specification section 11.6), IOHW_ROUND_*; a
+     * case asking for another mode whose output differs only by one at
+     * ties, as this mode rounds them, passes with the note
+     * IOHW_RESULT_NOTE_ROUNDING.  0: none (every case as it asks). */
+    int32_t rounding;
 } iohw_run_options;
 
 /* The most calls --repeat asks for. */

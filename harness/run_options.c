@@ -96,4 +96,5 @@ void iohw_repro_options_of_run(const iohw_run_options *run,
                              ? -1
                              : run->memory_limit_mb;
     o->subnormals_flush = run->subnormals_flush;
+    o->rounding = run->rounding;
 }

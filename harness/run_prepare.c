@@ -121,6 +121,9 @@ int iohw__run_prepare(const iohw_run_options *o, iohw_listing *s,
                               "timing)", o->repeat, IOHW_RUN_REPEAT_MAX);
     if (o->resume && (o->journal == NULL || o->journal[0] == '\0'))
         return iohw_error_set(err, "--resume needs --journal FILE");
+    if (o->rounding < 0 || o->rounding > IOHW_ROUND_GEMMLOWP)
+        return iohw_error_set(err, "rounding %d: expected 0 (none) or a "
+                              "rounding mode (IOHW_ROUND_*)", (int)o->rounding);
 
     /* Load the backend once (in a child) so that a bad one stops the run
      * at once. */

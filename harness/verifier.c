@@ -134,6 +134,8 @@ static void judge_output(iohw__verifier *v, const iohw_case *c,
     }
     iohw_compare(c, iohw__tensors_y(t), t->sent, r);
     if (iohw_problem_is_quant(&c->p)) { /* exact: no flush rule */
+        if (iohw_compare_declared_rounding(c, iohw__tensors_y(t), v->cfg->rounding, r))
+            return;
         if (r->status == IOHW_RESULT_FAIL && v->cfg->diagnose)
             iohw_diagnose(c, iohw__tensors_y(t), r->diagnosis, sizeof r->diagnosis);
         return;

@@ -89,6 +89,7 @@ typedef struct iohw_worker_config {
      * speed_reference the bundled reference is timed on it too. */
     int repeat;
     int speed_reference;
+    int32_t rounding;            /* the declared rounding (harness/run.h) */
 } iohw_worker_config;
 
 /* The verifier's life in the child: never returns (_exit).  Reads

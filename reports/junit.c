@@ -6,7 +6,8 @@
  * category, name = case id).  A bad result carries <failure> or <error>, a
  * skipped one <skipped>, each with the status and message in the message
  * attribute and the whole story (message, diagnosis, repro command, first
- * mismatches) in the text.  The counts of every element agree with its
+ * mismatches) in the text; a PASS under a declared rounding (`--rounding`)
+ * carries its note in <system-out>.  The counts of every element agree with its
  * children because both come from iohw_junit_kind_of.
  */
 #include "reports/reports_internal.h"
@@ -110,8 +111,14 @@ static void write_case(FILE *f, const iohw_run_results *r, int64_t i,
     iohw__xml_text(f, c->case_id[0] != '\0' ? c->case_id : c->file, 1);
     fprintf(f, "\" time=\"%.6f\" file=\"", case_time(r, i));
     iohw__xml_text(f, c->file, 1);
-    if (kind == IOHW_JUNIT_PASSED) {
+    if (kind == IOHW_JUNIT_PASSED && !iohw_result_rounded(c)) {
         fputs("\"/>\n", f);
+        return;
+    }
+    if (kind == IOHW_JUNIT_PASSED) { /* a declared rounding: the note */
+        fputs("\">\n      <system-out>", f);
+        iohw__xml_text(f, message, 0);
+        fputs("</system-out>\n    </testcase>\n", f);
         return;
     }
     fprintf(f, "\">\n      <%s message=\"", element[kind]);

@@ -33,6 +33,7 @@ static const quant_fault FAULTS[] = {
     {"fault_quant_no_saturation", "bug-quant-saturation", "no saturation (wrapped around)"},
     {"fault_quant_io_swap", "bug-quant-io-swap", "quantized weight read with I and O exchanged"},
     {"fault_quant_bias_after", "bug-quant-bias-scale", "bias added after the requantization"},
+    {"fault_quant_zp_y_first", "bug-quant-zp-y", "zp_y added before rounding"},
 };
 #define NFAULTS (sizeof FAULTS / sizeof FAULTS[0])
 

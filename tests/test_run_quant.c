@@ -7,11 +7,9 @@
  */
 #include <criterion/criterion.h>
 
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cases/case.h"
@@ -23,6 +21,7 @@
 #include "reports/reports.h"
 #include "oracle/problem.h"
 #include "oracle/quant_problem.h"
+#include "support/case_folder.h"
 #include "support/run_options.h"
 
 static const char *const quant_specs[] = {
@@ -34,42 +33,14 @@ static const char *const quant_specs[] = {
 };
 #define NQUANT (int)(sizeof quant_specs / sizeof quant_specs[0])
 
-typedef struct suite {
+static void make_suite(iohw_test_folder *s, const char *name)
+{
     char dir[400];
-    char file[512];
-    const char *inputs[1];
-} suite;
-
-static void make_suite(suite *s, const char *name)
-{
-    iohw_error err = {{0}};
-    snprintf(s->dir, sizeof s->dir, "%s/runq-%d-%s", IOHW_TEST_TMP, (int)getpid(), name);
-    mkdir(s->dir, 0755);
-    snprintf(s->file, sizeof s->file, "%s/q.h5", s->dir);
-    s->inputs[0] = s->dir;
-    iohw_case_file *f = iohw_case_file_create(s->file, &err);
-    cr_assert_not_null(f, "%s", err.msg);
-    for (int i = 0; i <= NQUANT; i++) {
-        iohw_desc d;
-        iohw_case c;
-        char id[32];
-        const char *text = i < NQUANT ? quant_specs[i] : "ci=2 co=3 in=5 k=3 s=2";
-        snprintf(id, sizeof id, i < NQUANT ? "q.%d" : "float.%d", i);
-        cr_assert_eq(iohw_desc_parse(text, &d, &err), 0, "%s: %s", text, err.msg);
-        cr_assert_eq(iohw_make_case(&d, id, NULL, 1, &c, &err), 0, "%s", err.msg);
-        cr_assert_eq(iohw_case_file_write(f, &c, &err), 0, "%s", err.msg);
-        iohw_case_free(&c);
-    }
-    cr_assert_eq(iohw_case_file_close(f, &err), 0, "%s", err.msg);
+    snprintf(dir, sizeof dir, "%s/runq-%d-%s", IOHW_TEST_TMP, (int)getpid(), name);
+    iohw_test_folder_make(s, dir, quant_specs, NQUANT, "ci=2 co=3 in=5 k=3 s=2");
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)ftw;
-    return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
-
-static void run_with(const suite *s, const char *backend, iohw_run_results *res)
+static void run_with(const iohw_test_folder *s, const char *backend, iohw_run_results *res)
 {
     char path[512];
     iohw_error err = {{0}};
@@ -86,7 +57,7 @@ static int is_quant(const iohw_result *r)
 
 Test(run_quant, the_reference_backend_passes_every_quantized_case)
 {
-    suite s;
+    iohw_test_folder s;
     iohw_run_results res;
     make_suite(&s, "ref");
     run_with(&s, "reference", &res);
@@ -98,14 +69,14 @@ Test(run_quant, the_reference_backend_passes_every_quantized_case)
             cr_expect_eq(r->exact, 1, "%s: a quantized case is exact", r->case_id);
     }
     iohw_run_results_free(&res);
-    nftw(s.dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+    iohw_test_folder_remove(&s);
 }
 
 Test(run_quant, a_backend_without_run_quant_is_unsupported_on_quantized_cases)
 {
     const char *backends[] = {"naive", "abi_v1_table", "fault_io_swap", "exec",
                               "torch", "narrow"};
-    suite s;
+    iohw_test_folder s;
     make_suite(&s, "norq");
     for (size_t b = 0; b < sizeof backends / sizeof backends[0]; b++) {
         iohw_run_results res;
@@ -121,12 +92,12 @@ Test(run_quant, a_backend_without_run_quant_is_unsupported_on_quantized_cases)
         }
         iohw_run_results_free(&res);
     }
-    nftw(s.dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+    iohw_test_folder_remove(&s);
 }
 
 static void expect_one_off(const char *backend, int last)
 {
-    suite s;
+    iohw_test_folder s;
     iohw_run_results res;
     make_suite(&s, backend);
     run_with(&s, backend, &res);
@@ -164,7 +135,7 @@ static void expect_one_off(const char *backend, int last)
         free(text);
     }
     iohw_run_results_free(&res);
-    nftw(s.dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+    iohw_test_folder_remove(&s);
 }
 
 Test(run_quant, one_unit_off_in_the_first_element_is_a_fail)
@@ -194,7 +165,7 @@ static char *report(int (*writer)(FILE *, const iohw_run_results *,
 
 Test(run_quant, every_report_names_the_quantized_types)
 {
-    suite s;
+    iohw_test_folder s;
     iohw_run_results res;
     make_suite(&s, "reports");
     run_with(&s, "quant_off_by_one_first", &res);
@@ -212,7 +183,7 @@ Test(run_quant, every_report_names_the_quantized_types)
         free(text);
     }
     iohw_run_results_free(&res);
-    nftw(s.dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+    iohw_test_folder_remove(&s);
 }
 
 /* Asked directly (as `iohw gen --for-backend` or another host might), every
@@ -262,7 +233,7 @@ Test(run_quant, the_reference_run_refuses_a_quantized_problem)
  * fails the same way, and the reference backend passes it. */
 Test(run_quant, a_quantized_failure_shrinks_to_a_smaller_quantized_case)
 {
-    suite s;
+    iohw_test_folder s;
     char path[512];
     iohw_shrink_options o;
     iohw_shrink_result out;
@@ -285,5 +256,5 @@ Test(run_quant, a_quantized_failure_shrinks_to_a_smaller_quantized_case)
     cr_expect_eq(memcmp(y, c->y, (size_t)iohw_problem_y_count(&c->p)), 0,
                  "the minimal case's y is the oracle's");
     iohw_case_free(&out.minimal_case);
-    nftw(s.dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+    iohw_test_folder_remove(&s);
 }
