@@ -93,6 +93,8 @@ int iohw__plan_quant_random(iohw_plan *plan, const iohw__profile *pr,
                             iohw_error *err);
 /* The designed quantized rows (suite_qdesign.c), in quant.h5. */
 int iohw__plan_qdesign(iohw_plan *plan, const iohw__profile *pr, iohw_error *err);
+/* The rows int8 libraries claim (suite_qlib.c), at the end of quant.h5. */
+int iohw__plan_qlib(iohw_plan *plan, const iohw__profile *pr, iohw_error *err);
 /* The narrow rows of the corpus (suite_narrow.c), planned after the rest. */
 int iohw__plan_narrow(iohw_plan *plan, const iohw__profile *pr,
                       iohw_error *err);
