@@ -15,7 +15,7 @@
  * qchannels and qgroup-trap take per-channel M; qgroup-trap a grouped
  * shape.  Every shape has C_in != C_out/G (the I/O exchange changes the
  * weight's shape) and C_in <= C_out (the per-channel axis diagnosis
- * applies).  One array in smoke (its first 14 rows, which hold most pairs:
+ * applies).  One array in smoke (its first 16 rows, which hold most pairs:
  * smoke stays within 300 cases), two (other seeds) in ci and full, in the
  * quantized category (quant.h5) beside suite_quant.c's random rows.
  *
@@ -109,7 +109,7 @@ int iohw__plan_qdesign(iohw_plan *plan, const iohw__profile *pr, iohw_error *err
         s.nvalues = NVALUES;
         s.valid = valid;
         s.seed = UINT64_C(0x9de5160) + (uint64_t)k;
-        s.max_rows = arrays == 1 ? 14 : 0; /* smoke stays within 300 cases */
+        s.max_rows = arrays == 1 ? 16 : 0; /* smoke stays within 300 cases */
         if (iohw_pairwise_generate(&s, &a, err) != 0)
             return iohw_error_prefix(err, "suite: designed quantized array %d", k);
         for (int r = 0; r < a.nrows; r++)

@@ -28,9 +28,10 @@
  * SMOKE_ROWS rows, ci and full the whole array.  Then designed rows
  * (fill_qdesign.h) of type qu8, the one type whose designed fills the
  * libraries claim (the designed fills choose a non-zero zp_w for s8
- * weights): ties for half_even, zero points at the ends of u8,
- * saturation, and unsaturated groups, in NHWC; the first two in smoke,
- * each with both weight layouts in ci and full.
+ * weights): ties for half_even, saturation, the I/O exchange trap, zero
+ * points at the ends of u8, and unsaturated groups, in NHWC; the first
+ * three in smoke (which stays within 300 cases: suite_qdesign.c gives up
+ * six rows for these), each with both weight layouts in ci and full.
  *
  * Every case is tagged qlib (and, designed, qdesign with its bug's tag).
  */
@@ -48,7 +49,8 @@ enum { F_TYPE, F_CH, F_STRIDE, F_KERNEL, F_DIL, F_PAD, F_OP, F_IN, F_BIAS, F_BAT
 
 static const int NVALUES[NF] = {3, 6, 3, 3, 2, 3, 2, 3, 2, 2, 3, 3};
 
-#define SMOKE_ROWS 6
+#define SMOKE_ROWS 3      /* and SMOKE_DESIGNED designed rows */
+#define SMOKE_DESIGNED 3
 
 static const int CH[6][3] = {{1, 1, 1}, {3, 17, 1}, {16, 8, 1}, {10, 14, 2}, {6, 6, 6},
                              {17, 3, 1}};
@@ -129,10 +131,13 @@ typedef struct qdesigned {
 
 static const qdesigned DESIGNED[] = {
     {"ci=3 co=17 in=5x7 k=3x3 s=2x2 bias=1", "qties", "bug-quant-rounding"},
+    {"ci=2 co=5 in=4x9 k=3x3 s=3x2 op=1x1", "qsaturate", "bug-quant-saturation"},
+    {"ci=4 co=6 g=2 in=3x5 k=3x2 s=2x1 pad=0:1x1:0 bias=1", "qio-trap",
+     "bug-quant-io-swap,bug-quant-bias-scale"}, /* qunsat data, with a bias */
     {"n=2 ci=16 co=9 in=3x5 k=2x3 s=2x1 pad=1:0x0 bias=1", "qzp-extreme",
      "bug-quant-zero-point"},
-    {"ci=2 co=5 in=4x9 k=3x3 s=3x2 op=1x1", "qsaturate", "bug-quant-saturation"},
-    {"ci=10 co=14 g=2 in=3x3 k=3x3 d=2x2 pad=1 bias=1", "qunsat", "bug-quant-zero-point"},
+    {"ci=10 co=14 g=2 in=3x3 k=3x3 d=2x2 pad=1 bias=1", "qunsat",
+     "bug-quant-zero-point,bug-quant-bias-scale"},
 };
 #define NDESIGNED (sizeof DESIGNED / sizeof DESIGNED[0])
 
@@ -164,9 +169,9 @@ int iohw__plan_qlib(iohw_plan *plan, const iohw__profile *pr, iohw_error *err)
             return -1;
         }
     iohw_pw_array_free(&a);
-    /* smoke: ties with HWOI weights, extreme zero points with IOHW ones */
-    for (size_t i = 0; i < NDESIGNED && (!smoke || i < 2); i++)
-        for (int last = smoke ? (int)i : 0; last <= (smoke ? (int)i : 1); last++)
+    /* smoke: the weight layouts in turn; ci and full: both for each */
+    for (size_t i = 0; i < NDESIGNED && (!smoke || i < SMOKE_DESIGNED); i++)
+        for (int last = smoke ? (int)i % 2 : 0; last <= (smoke ? (int)i % 2 : 1); last++)
             if (add_designed(plan, &DESIGNED[i], last, err) != 0)
                 return -1;
     return 0;
