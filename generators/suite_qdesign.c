@@ -103,21 +103,14 @@ int iohw__plan_qdesign(iohw_plan *plan, const iohw__profile *pr, iohw_error *err
     const int arrays = pr->quant_variants > 1 ? 2 : 1;
     for (int k = 0; k < arrays; k++) {
         iohw_pw_spec s;
-        iohw_pw_array a;
         memset(&s, 0, sizeof s);
         s.nfactors = NF;
         s.nvalues = NVALUES;
         s.valid = valid;
         s.seed = UINT64_C(0x9de5160) + (uint64_t)k;
         s.max_rows = arrays == 1 ? 16 : 0; /* smoke stays within 300 cases */
-        if (iohw_pairwise_generate(&s, &a, err) != 0)
+        if (iohw__plan_array(plan, &s, add_row, err) != 0)
             return iohw_error_prefix(err, "suite: designed quantized array %d", k);
-        for (int r = 0; r < a.nrows; r++)
-            if (add_row(plan, a.rows + (size_t)r * NF, err) != 0) {
-                iohw_pw_array_free(&a);
-                return -1;
-            }
-        iohw_pw_array_free(&a);
     }
     return 0;
 }

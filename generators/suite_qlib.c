@@ -154,21 +154,14 @@ int iohw__plan_qlib(iohw_plan *plan, const iohw__profile *pr, iohw_error *err)
 {
     const int smoke = pr->quant_variants <= 1;
     iohw_pw_spec s;
-    iohw_pw_array a;
     memset(&s, 0, sizeof s);
     s.nfactors = NF;
     s.nvalues = NVALUES;
     s.valid = valid;
     s.seed = UINT64_C(0x91ab0);
     s.max_rows = smoke ? SMOKE_ROWS : 0;
-    if (iohw_pairwise_generate(&s, &a, err) != 0)
+    if (iohw__plan_array(plan, &s, add_row, err) != 0)
         return iohw_error_prefix(err, "suite: library quantized array");
-    for (int r = 0; r < a.nrows; r++)
-        if (add_row(plan, a.rows + (size_t)r * NF, err) != 0) {
-            iohw_pw_array_free(&a);
-            return -1;
-        }
-    iohw_pw_array_free(&a);
     /* smoke: the weight layouts in turn; ci and full: both for each */
     for (size_t i = 0; i < NDESIGNED && (!smoke || i < SMOKE_DESIGNED); i++)
         for (int last = smoke ? (int)i % 2 : 0; last <= (smoke ? (int)i % 2 : 1); last++)
