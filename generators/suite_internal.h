@@ -95,6 +95,13 @@ int iohw__plan_quant_random(iohw_plan *plan, const iohw__profile *pr,
 int iohw__plan_qdesign(iohw_plan *plan, const iohw__profile *pr, iohw_error *err);
 /* Its rows of the zp_y-before-rounding bug, last in quant.h5. */
 int iohw__plan_qzp_y(iohw_plan *plan, const iohw__profile *pr, iohw_error *err);
+/* Adds the rows of the covering array of s, each through add
+ * (suite_pairwise.c); 0, or -1 with the reason. */
+typedef int (*iohw__plan_row_fn)(iohw_plan *plan, const int *values, iohw_error *err);
+int iohw__plan_array(iohw_plan *plan, const iohw_pw_spec *s, iohw__plan_row_fn add,
+                     iohw_error *err);
+/* The rows int8 libraries claim (suite_qlib.c), at the end of quant.h5. */
+int iohw__plan_qlib(iohw_plan *plan, const iohw__profile *pr, iohw_error *err);
 /* The narrow rows of the corpus (suite_narrow.c), planned after the rest. */
 int iohw__plan_narrow(iohw_plan *plan, const iohw__profile *pr,
                       iohw_error *err);

@@ -83,3 +83,16 @@ int iohw__plan_coverage(iohw_plan *plan, iohw_error *err)
     free(rows);
     return rc;
 }
+
+int iohw__plan_array(iohw_plan *plan, const iohw_pw_spec *s, iohw__plan_row_fn add,
+                     iohw_error *err)
+{
+    iohw_pw_array a;
+    if (iohw_pairwise_generate(s, &a, err) != 0)
+        return -1;
+    int rc = 0;
+    for (int r = 0; rc == 0 && r < a.nrows; r++)
+        rc = add(plan, a.rows + (size_t)r * (size_t)s->nfactors, err);
+    iohw_pw_array_free(&a);
+    return rc;
+}

@@ -113,9 +113,9 @@ int iohw__plan_quant_random(iohw_plan *plan, const iohw__profile *pr, iohw_error
 /* The quantized category. */
 int iohw__plan_quant(iohw_plan *plan, const iohw__profile *pr, iohw_error *err)
 {
-    if (iohw__plan_quant_random(plan, pr, err) != 0)
+    if (iohw__plan_quant_random(plan, pr, err) != 0 || iohw__plan_qdesign(plan, pr, err) != 0)
         return -1;
-    if (iohw__plan_qdesign(plan, pr, err) != 0)
+    if (iohw__plan_qlib(plan, pr, err) != 0)
         return -1;
     return iohw__plan_qzp_y(plan, pr, err);
 }
