@@ -2,14 +2,16 @@
  * tests/test_adapter_torch_quant.c - the libtorch adapter's run_quant()
  * (backends/torch/torch_quant.cpp, specification section 11): libtorch
  * 1.13's quantized::conv_transpose1d/2d on its qnnpack engine, which the
- * adapter pins (qnnpack's x86 kernels are SSE2 on every x86-64 CPU), called
- * in-process through the loader.
+ * adapter pins: u8 x runs libtorch's QNNPACK (SSE2 kernels on every x86-64
+ * CPU), s8 x its XNNPACK path (kernels chosen by the CPU, so only cases
+ * exact on every kernel are asserted).  Called in-process through the
+ * loader.
  *
  *   - a per-channel problem with a weight zero point, an odd zp_y and
  *     ties, computed by hand, comes out exact (ties to even on v, zp_y
  *     added after, each channel's scale along O);
  *   - exact-by-construction cases (power-of-two M, accumulators far below
- *     2^24, section 11.2) and every quantized smoke case it claims come out
+ *     2^24, section 11.2) and every quantized ci case it claims come out
  *     as the oracle's, with the inputs left alone;
  *   - what qnnpack does not compute by the definition is refused with the
  *     reason, and run()/run_quant() refuse each other's problems.
@@ -156,6 +158,10 @@ static const char *const EXACT[] = {
     "ci=3 co=4 in=4x4 k=3 s=2 pad=1 dt=u8 wdt=s8 ydt=u8 bias=1 fill=qsaturate",
     "ci=2 co=5 in=4x3 k=2 s=2 dt=u8 wdt=s8 ydt=u8 bias=1 fill=qzp-extreme",
     "ci=2 co=6 in=6 k=3 s=2 dt=u8 wdt=s8 ydt=u8 bias=1 fill=qio-trap",
+    "ci=2 co=3 in=4x4 k=3 s=2 dt=s8 zp=3,0,-5 bias=1 xl=NHWC wl=OHWI",
+    "n=2 ci=4 co=6 g=2 in=5 k=3 s=2 pad=1:0 op=1 dt=s8 zp=-7,0,0 sx=0.25 bias=1",
+    "ci=3 co=2 in=3x5 k=2 d=2 pad=0:1x1:0 dt=s8 zp=127,0,-128 wl=GOIHW",
+    "n=3 ci=2 co=2 in=7 k=4 s=3 d=2 pad=2 op=2 dt=s8 zp=-128,0,127 bias=1 xl=NWC",
 };
 
 Test(torch_quant, computes_exact_cases_as_the_oracle)
@@ -175,8 +181,9 @@ Test(torch_quant, computes_exact_cases_as_the_oracle)
     iohw_backend_unload(&lb);
 }
 
-/* Every quantized case of the smoke profile that the adapter claims. */
-Test(torch_quant, every_claimed_quantized_smoke_case_equals_the_oracle, .timeout = 300)
+/* Every quantized case of the ci profile that the adapter claims (smoke
+ * has none it claims). */
+Test(torch_quant, every_claimed_quantized_ci_case_equals_the_oracle, .timeout = 300)
 {
     iohw_loaded_backend lb;
     iohw_plan plan;
@@ -198,11 +205,11 @@ Test(torch_quant, every_claimed_quantized_smoke_case_equals_the_oracle, .timeout
         bad += run_against_oracle(&lb, &c) != 0;
         iohw_case_free(&c);
     }
-    printf("torch claims %lld of %lld quantized smoke cases", (long long)claimed,
+    printf("torch claims %lld of %lld quantized ci cases\n", (long long)claimed,
                 (long long)quant);
-    cr_expect_gt(claimed, 0, "torch claims none of %lld quantized smoke cases",
+    cr_expect_gt(claimed, 0, "torch claims none of %lld quantized ci cases",
                  (long long)quant);
-    cr_expect_eq(bad, 0, "%lld of %lld claimed quantized smoke cases differ", (long long)bad,
+    cr_expect_eq(bad, 0, "%lld of %lld claimed quantized ci cases differ", (long long)bad,
                  (long long)claimed);
     iohw_plan_free(&plan);
     iohw_backend_unload(&lb);
@@ -212,14 +219,18 @@ Test(torch_quant, every_claimed_quantized_smoke_case_equals_the_oracle, .timeout
 static const struct {
     const char *desc, *why;
 } REFUSED[] = {
-    {"ci=2 co=3 in=4x4 k=3 s=2 dt=s8", "quint8 activations only"},
+    {"ci=2 co=3 in=4x4 k=3 s=2 dt=s8 zp=0,1,0", "no weight zero point"},
+    {"ci=2 co=3 in=4x4 k=3 s=2 dt=s8 pc=1", "no per-channel M"},
+    {"ci=2 co=3 in=4x4 k=3 s=2 dt=s8 ydt=u8", "qint8 y only"},
+    {"ci=2 co=3 in=5 k=3 s=2 d=3 op=2 dt=s8", "below the stride"},
+    {"ci=2 co=3 in=3x3x3 k=2 dt=s8", "no conv_transpose3d"},
     {"ci=2 co=3 in=4x4 k=3 s=2 dt=u8", "qint8 weights only"},
     {"ci=2 co=3 in=4x4 k=3 s=2 dt=u8 wdt=s8 ydt=s8", "quint8 y only"},
-    {"ci=2 co=3 in=4x4 k=3 s=2 dt=u8 wdt=s8 ydt=s32", "quint8 y only"},
+    {"ci=2 co=3 in=4x4 k=3 s=2 dt=u8 wdt=s8 ydt=s32", "no s32 output"},
     {"ci=2 co=3 in=4x4 k=3 s=2 dt=u8 wdt=s8 ydt=u8 m=fixed", "fixed"},
     {"ci=2 co=3 in=4x4 k=3 s=2 dt=u8 wdt=s8 ydt=u8 round=gemmlowp", "fixed"},
     {"ci=2 co=3 in=4x4 k=3 s=2 dt=u8 wdt=s8 ydt=u8 round=half_away", "no other rounding"},
-    {"ci=2 co=3 in=4x4 k=3 s=2 dt=u8 wdt=s8 ydt=u8 round=half_up", "no other rounding"},
+    {"ci=2 co=3 in=4x4 k=3 s=2 dt=s8 round=half_up", "no other rounding"},
     {"ci=2 co=3 in=3x3x3 k=2 dt=u8 wdt=s8 ydt=u8", "conv_transpose3d"},
     {"ci=2 co=4 g=2 in=4x4 k=3 dt=u8 wdt=s8 ydt=u8 pc=1", "with groups"},
 };

@@ -5,28 +5,33 @@
  * called boxed through c10::Dispatcher, on the qnnpack engine.
  *
  * What Debian's libtorch 1.13.1 offers (supportedQEngines(): qnnpack,
- * onednn; no fbgemm, which Debian does not build):
- *   qnnpack  quint8 activations (a qint8 one goes to libtorch's XNNPACK
- *            path instead), qint8 weights with any zero point (qnnpack adds
- *            128 to weights and zero point), the output in quint8 with its
- *            own zero point; groups, dilation, any output_padding.  It
- *            requantizes in binary32: M = fl(fl(s_w * s_x) * fl(1 / s_y))
- *            (generate_requantization_scales), y = zp_y + cvtps2dq(acc * M)
- *            (round to nearest even on v, then the zero point; SSE2 kernels
- *            on every x86-64 CPU) saturated to [0, 255].  That is the
- *            definition with R = half_even whenever section 11.2's float
- *            bound holds and s_y is a power of two (fl(1 / s_y) exact).
- *            Per-channel weight scales: it reads C_out of them, one per
- *            output channel, but a ConvTranspose weight [C_in][C_out/G][K]
- *            quantized per channel along its axis 1 has C_out/G: exact for
- *            G = 1 only (G > 1 reads past the scales and fails).  Its
- *            conv_transpose3d computes a wrong output shape.
- *   onednn   adds zp_y before rounding and refuses output_padding
- *            (docs/CONFORMANCE.md, "libtorch quantized"); not claimed.
- * So the adapter claims, with the engine pinned to qnnpack: rank 1 and 2,
- * x u8, w s8 (any zp_w), y u8, the scales form, half_even, one M or (for
- * G = 1) M per output channel, with or without bias, any layout and
- * padding.  Everything else is refused with the reason.
+ * onednn; no fbgemm, which Debian does not build), on the qnnpack engine,
+ * which the adapter pins:
+ *   u8 x     libtorch's own QNNPACK: quint8 activations, qint8 weights with
+ *            any zero point (it adds 128 to weights and zero point), quint8
+ *            y with its zero point; groups, dilation, any output_padding.
+ *            It requantizes in binary32: M = fl(fl(s_w * s_x) * fl(1 /
+ *            s_y)) (generate_requantization_scales), y = zp_y +
+ *            cvtps2dq(acc * M) (round to nearest even on v, then the zero
+ *            point; SSE2 kernels on every x86-64 CPU) saturated to the
+ *            type.  Per-channel weight scales: it reads C_out of them, one
+ *            per output channel, but a ConvTranspose weight [C_in][C_out/G]
+ *            [K] quantized along its axis 1 has C_out/G: exact for G = 1
+ *            only (G > 1 reads past the scales).  Its conv_transpose3d
+ *            computes a wrong output shape.
+ *   s8 x     a qint8 activation goes to libtorch's XNNPACK path instead
+ *            (xnn_create_deconvolution2d_nhwc_qs8): qint8 throughout, weight
+ *            zero point 0, one M (below 256), output_padding below the
+ *            stride, ranks 1 and 2; XNNPACK's own float requantization,
+ *            ties to even on v, zp_y after (docs/CONFORMANCE.md, "XNNPACK,
+ *            quantized").
+ *   onednn   (the other engine) adds zp_y before rounding and refuses
+ *            output_padding (docs/CONFORMANCE.md); not used.
+ * Both paths are the definition with R = half_even whenever section 11.2's
+ * float bound holds and s_y is a power of two (fl(1 / s_y) exact).  So the
+ * adapter claims the scales form with half_even, ranks 1 and 2, any layout
+ * and padding, with or without bias, and the types and M above; everything
+ * else is refused with the reason.
  *
  * Bias: libtorch takes a float bias and quantizes it itself, to
  * nearbyint(b * fl(1 / fl(s_w * s_x))) in int32.  The adapter passes
@@ -152,34 +157,23 @@ at::Tensor quant_weight(const iohw_problem *p, const void *w, const float *s_w)
         wi, sc, at::full({p->out_channels}, p->zp_w, at::kLong), 1);
 }
 
+/* Axis a's symmetric padding P = min(pad_begin, pad_end) and the
+ * output_padding A that keeps the strict output inside PyTorch's. */
+void torch_pads(const iohw_problem *p, int a, int64_t *P, int64_t *A)
+{
+    *P = std::min(p->pad_begin[a], p->pad_end[a]);
+    *A = std::max<int64_t>(0, p->output_padding[a] - (p->pad_end[a] - *P));
+}
+
 } /* namespace */
 
-int iohw__torch_quant_refuse(const iohw_problem *p, iohw_error *err)
+/* What the u8 path (libtorch's QNNPACK) does not compute by the
+ * definition. */
+static int refuse_u8(const iohw_problem *p, iohw_error *err)
 {
-    const char *e = "libtorch's qnnpack engine";
-    if (!has_qnnpack())
-        return iohw_error_set(err, "this libtorch has no qnnpack engine");
-    if (p->dtype != IOHW_U8)
-        return iohw_error_set(err, "%s takes quint8 activations only (x is "
-                              "%s; qint8 ones go to libtorch's XNNPACK "
-                              "path, not claimed)", e,
-                              p->dtype == IOHW_S8 ? "s8" : "not u8");
-    if (iohw_problem_w_dtype(p) != IOHW_S8)
-        return iohw_error_set(err, "%s takes qint8 weights only (w is u8)", e);
     if (iohw_problem_y_dtype(p) != IOHW_U8)
-        return iohw_error_set(err, "%s gives quint8 y only, like x (y is "
-                              "%s)", e,
-                              iohw_problem_y_dtype(p) == IOHW_S32 ? "s32"
-                                                                  : "s8");
-    if (p->m_form != IOHW_QM_SCALES)
-        return iohw_error_set(err, "libtorch takes float scales; the fixed "
-                              "form's 31-bit multiplier does not fit a "
-                              "binary32 in general (m_form %s)",
-                              iohw_quant_m_form_name(p->m_form));
-    if (p->rounding != IOHW_ROUND_HALF_EVEN)
-        return iohw_error_set(err, "%s rounds to nearest even (cvtps2dq) "
-                              "and has no other rounding (rounding %s)", e,
-                              iohw_quant_rounding_name(p->rounding));
+        return iohw_error_set(err, "libtorch's qnnpack gives quint8 y only, "
+                              "like x (y is s8)");
     if (p->rank == 3)
         return iohw_error_set(err, "libtorch 1.13's qnnpack "
                               "conv_transpose3d computes a wrong output "
@@ -194,21 +188,78 @@ int iohw__torch_quant_refuse(const iohw_problem *p, iohw_error *err)
     return 0;
 }
 
-void iohw__torch_quant_compute(const iohw_problem *p, const void *x,
-                               const void *w, const int32_t *bias,
-                               const float *s_w, void *y)
+/* What the s8 path (libtorch's XNNPACK, qs8) does not compute. */
+static int refuse_s8(const iohw_problem *p, iohw_error *err)
+{
+    const char *e = "libtorch's XNNPACK path (qint8 x)";
+    if (iohw_problem_y_dtype(p) != IOHW_S8)
+        return iohw_error_set(err, "%s gives qint8 y only, like x (y is u8)",
+                              e);
+    if (p->zp_w != 0)
+        return iohw_error_set(err, "%s has no weight zero point (zp_w is %d)",
+                              e, (int)p->zp_w);
+    if (p->per_channel)
+        return iohw_error_set(err, "%s has no per-channel M", e);
+    if (p->rank == 3)
+        return iohw_error_set(err, "%s has no conv_transpose3d", e);
+    for (uint32_t a = 0; a < p->rank; a++) {
+        int64_t P, A;
+        torch_pads(p, (int)a, &P, &A);
+        if (A >= p->stride[a])
+            return iohw_error_set(err, "%s needs output_padding below the "
+                                  "stride (axis %u: %lld after symmetric "
+                                  "padding, stride %lld)", e, (unsigned)a,
+                                  (long long)A, (long long)p->stride[a]);
+    }
+    return 0;
+}
+
+int iohw__torch_quant_refuse(const iohw_problem *p, iohw_error *err)
+{
+    if (!has_qnnpack())
+        return iohw_error_set(err, "this libtorch has no qnnpack engine");
+    if (iohw_problem_w_dtype(p) != IOHW_S8)
+        return iohw_error_set(err, "libtorch's quantized ConvTranspose takes "
+                              "qint8 weights only (w is u8)");
+    if (iohw_problem_y_dtype(p) == IOHW_S32)
+        return iohw_error_set(err, "libtorch's quantized ConvTranspose has "
+                              "no s32 output (it requantizes to x's type)");
+    if (p->m_form != IOHW_QM_SCALES)
+        return iohw_error_set(err, "libtorch takes float scales; the fixed "
+                              "form's 31-bit multiplier does not fit a "
+                              "binary32 in general (m_form %s)",
+                              iohw_quant_m_form_name(p->m_form));
+    if (p->rounding != IOHW_ROUND_HALF_EVEN)
+        return iohw_error_set(err, "libtorch's quantized kernels (qnnpack, "
+                              "XNNPACK) round to nearest even and have no "
+                              "other rounding (rounding %s)",
+                              iohw_quant_rounding_name(p->rounding));
+    return p->dtype == IOHW_U8 ? refuse_u8(p, err) : refuse_s8(p, err);
+}
+
+int iohw__torch_quant_compute(const iohw_problem *p, const void *x,
+                              const void *w, const int32_t *bias,
+                              const float *s_w, void *y, iohw_error *err)
 {
     const int R = (int)p->rank;
+    const bool u8 = p->dtype == IOHW_U8;
+    const at::ScalarType st = u8 ? at::kByte : at::kChar;
     iohw_layout_map xm, ym;
-    iohw_error err;
-    if (iohw_layout_data_map(p, 0, &xm, &err) != 0 ||
-        iohw_layout_data_map(p, 1, &ym, &err) != 0)
-        throw std::runtime_error(err.msg);
+    if (iohw_layout_data_map(p, 0, &xm, err) != 0 ||
+        iohw_layout_data_map(p, 1, &ym, err) != 0)
+        throw std::runtime_error(err->msg);
+    /* XNNPACK refuses M >= 256 when it creates the operator. */
+    if (!u8 && p->s_x * s_w[0] / p->s_y >= 256.0f) {
+        iohw_error_set(err, "libtorch's XNNPACK path: its requantization "
+                       "scale s_x * s_w / s_y must be below 256 (it is %g)",
+                       (double)(p->s_x * s_w[0] / p->s_y));
+        return IOHW_UNSUPPORTED;
+    }
     at::globalContext().setQEngine(at::QEngine::QNNPACK);
 
     /* The quantized tensors and the float bias. */
     at::Tensor xq = at::_make_per_tensor_quantized_tensor(
-        dense(x, xm, 2 + R, at::kByte), (double)p->s_x, p->zp_x);
+        dense(x, xm, 2 + R, st), (double)p->s_x, p->zp_x);
     at::Tensor wq = quant_weight(p, w, s_w);
     c10::IValue b;
     if (p->has_bias)
@@ -219,9 +270,7 @@ void iohw__torch_quant_compute(const iohw_problem *p, const void *x,
     for (int a = 0; a < R; a++) {
         S[a] = p->stride[a];
         D[a] = p->dilation[a];
-        P[a] = std::min(p->pad_begin[a], p->pad_end[a]);
-        A[a] = std::max<int64_t>(0, p->output_padding[a] -
-                                        (p->pad_end[a] - P[a]));
+        torch_pads(p, a, &P[a], &A[a]);
         start[a] = p->pad_begin[a] - P[a];
     }
     const bool one = R == 1;
@@ -240,15 +289,16 @@ void iohw__torch_quant_compute(const iohw_problem *p, const void *x,
         want.push_back((p->in_size[a] - 1) * S[a] - 2 * P[a] +
                        D[a] * (p->kernel[a] - 1) + A[a] + 1);
     if (out.sizes() != at::IntArrayRef(want) ||
-        out.scalar_type() != at::kQUInt8)
+        out.scalar_type() != (u8 ? at::kQUInt8 : at::kQInt8))
         throw std::runtime_error("libtorch returned a tensor of another "
                                  "shape or type than PyTorch documents");
     at::Tensor src = out.int_repr();
     std::vector<int64_t> ysizes(ym.canon_shape, ym.canon_shape + 2 + R);
     std::vector<int64_t> ystrides(ym.canon_stride, ym.canon_stride + 2 + R);
     at::Tensor dst = at::from_blob(y, ysizes, ystrides,
-                                   at::TensorOptions().dtype(at::kByte));
+                                   at::TensorOptions().dtype(st));
     for (int a = 0; a < R; a++)
         src = src.narrow(2 + a, start[a], p->out_size[a]);
     dst.copy_(src);
+    return IOHW_OK;
 }

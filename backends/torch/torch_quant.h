@@ -18,9 +18,11 @@ extern "C" {
 int iohw__torch_quant_refuse(const iohw_problem *p, iohw_error *err);
 
 /* Computes a claimed quantized problem into y (bias int32 or NULL, requant
- * the problem's s_w values).  Throws on any failure of libtorch. */
-void iohw__torch_quant_compute(const iohw_problem *p, const void *x,
-                               const void *w, const int32_t *bias,
-                               const float *s_w, void *y);
+ * the problem's s_w values): IOHW_OK, or IOHW_UNSUPPORTED with the reason
+ * in err when libtorch would refuse these scales.  Throws on any failure
+ * of libtorch. */
+int iohw__torch_quant_compute(const iohw_problem *p, const void *x,
+                              const void *w, const int32_t *bias,
+                              const float *s_w, void *y, iohw_error *err);
 
 #endif

@@ -383,12 +383,15 @@ static int torch_call(void *ctx, const iohw_problem *p, const void *x,
 
     /* Compute. */
     try {
-        if (quant)
-            iohw__torch_quant_compute(p, x, w,
-                                      static_cast<const int32_t *>(bias),
-                                      static_cast<const float *>(requant), y);
-        else
+        if (quant) {
+            int st = iohw__torch_quant_compute(
+                p, x, w, static_cast<const int32_t *>(bias),
+                static_cast<const float *>(requant), y, &c->err);
+            if (st != IOHW_OK)
+                return st;
+        } else {
             compute(p, x, w, bias, y);
+        }
     } catch (const shape_error &e) {
         iohw_error_set(&c->err, "%s", e.what());
         return IOHW_BACKEND_ERROR;
