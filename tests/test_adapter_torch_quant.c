@@ -270,3 +270,28 @@ Test(torch_quant, run_and_run_quant_refuse_each_others_problems)
     iohw_case_free(&f);
     iohw_backend_unload(&lb);
 }
+
+/* On the s8 path XNNPACK refuses M = s_x * s_w / s_y >= 256: run_quant()
+ * answers UNSUPPORTED with the reason before libtorch is called, y left
+ * alone. */
+Test(torch_quant, an_s8_scale_xnnpack_refuses_is_unsupported_from_run_quant)
+{
+    static const int8_t x[4] = {1, 2, 3, 4}, w[2] = {1, -1};
+    static const float s_w = 0x1p10f;   /* M = 2^-1 * 2^10 / 1 = 512 */
+    iohw_loaded_backend lb;
+    iohw_desc d;
+    iohw_error err;
+    int8_t y[5];
+    load_or_skip("iohw_torch", &lb);
+    cr_assert_eq(iohw_desc_parse("ci=1 co=1 in=4 k=2 dt=s8 sx=0.5 sy=1", &d, &err), 0,
+                 "%s", err.msg);
+    cr_assert_eq(lb.table->supports(lb.ctx, &d.p), IOHW_OK, "%s",
+                 iohw_backend_last_error(&lb));
+    memset(y, 0x5A, sizeof y);
+    cr_expect_eq(lb.table->run_quant(lb.ctx, &d.p, x, w, NULL, &s_w, y), IOHW_UNSUPPORTED);
+    cr_expect(strstr(iohw_backend_last_error(&lb), "below 256") != NULL, "%s",
+              iohw_backend_last_error(&lb));
+    for (size_t i = 0; i < sizeof y; i++)
+        cr_expect_eq(y[i], 0x5A, "y[%zu] was written", i);
+    iohw_backend_unload(&lb);
+}
