@@ -34,34 +34,8 @@
 /* N=1, C_in=1, C_out=2, W=3, K=2, S=2: out 6, no two taps meet.  u8 x with
  * zp_x 3, s8 w (IOW) with zp_w -1, u8 y with zp_y 5, half_even, s_x 0.5,
  * s_y 1, per-channel s_w = [1, 0.25]: M = [1/2, 1/8] along O. */
-static void hand_problem(iohw_problem *p)
-{
-    memset(p, 0, sizeof *p);
-    p->struct_size = sizeof *p;
-    p->rank = 1;
-    p->batch = 1;
-    p->in_channels = 1;
-    p->out_channels = 2;
-    p->groups = 1;
-    p->in_size[0] = 3;
-    p->kernel[0] = 2;
-    p->stride[0] = 2;
-    p->dilation[0] = 1;
-    p->out_size[0] = 6;
-    strcpy(p->data_layout, "NCW");
-    strcpy(p->weight_layout, "IOW");
-    p->dtype = p->y_dtype = IOHW_U8;
-    p->w_dtype = IOHW_S8;
-    p->has_bias = 1;
-    p->zp_x = 3;
-    p->zp_w = -1;
-    p->zp_y = 5;
-    p->rounding = IOHW_ROUND_HALF_EVEN;
-    p->m_form = IOHW_QM_SCALES;
-    p->per_channel = 1;
-    p->s_x = 0.5f;
-    p->s_y = 1.0f;
-}
+static const char HAND[] = "ci=1 co=2 in=3 k=2 s=2 bias=1 dt=u8 wdt=s8 ydt=u8 "
+                           "zp=3,-1,5 pc=1 sx=0.5 sy=1 xl=NCW wl=IOW";
 
 Test(torch_quant, a_per_channel_problem_with_ties_comes_out_as_by_hand)
 {
@@ -79,16 +53,18 @@ Test(torch_quant, a_per_channel_problem_with_ties_comes_out_as_by_hand)
      *       differ. */
     static const uint8_t want[2][6] = {{7, 5, 9, 7, 1, 3}, {6, 5, 8, 3, 3, 9}};
     iohw_loaded_backend lb;
-    iohw_problem p;
+    iohw_desc d;
+    iohw_error err;
     uint8_t y[2][6];
     load_or_skip("iohw_torch", &lb);
-    hand_problem(&p);
+    cr_assert_eq(iohw_desc_parse(HAND, &d, &err), 0, "%s", err.msg);
+    const iohw_problem *p = &d.p;
     cr_assert(IOHW_HAS_MEMBER(lb.table, iohw_backend, run_quant) &&
               lb.table->run_quant != NULL, "the torch adapter has no run_quant");
-    cr_expect_eq(lb.table->supports(lb.ctx, &p), IOHW_OK, "%s",
+    cr_expect_eq(lb.table->supports(lb.ctx, p), IOHW_OK, "%s",
                  iohw_backend_last_error(&lb));
     memset(y, 0x5A, sizeof y);
-    cr_assert_eq(lb.table->run_quant(lb.ctx, &p, x, w, bias, s_w, y), IOHW_OK,
+    cr_assert_eq(lb.table->run_quant(lb.ctx, p, x, w, bias, s_w, y), IOHW_OK,
                  "%s", iohw_backend_last_error(&lb));
     for (int oc = 0; oc < 2; oc++)
         for (int o = 0; o < 6; o++)
