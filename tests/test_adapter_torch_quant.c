@@ -215,34 +215,32 @@ Test(torch_quant, refuses_what_qnnpack_does_not_compute_with_reasons)
 {
     iohw_loaded_backend lb;
     load_or_skip("iohw_torch", &lb);
-    for (size_t i = 0; i < NELEMS(REFUSED); i++) {
-        expect_unsupported(&lb, REFUSED[i].desc);
-        cr_expect(strstr(iohw_backend_last_error(&lb), REFUSED[i].why) != NULL,
-                  "'%s' refused with '%s', which does not say '%s'", REFUSED[i].desc,
-                  iohw_backend_last_error(&lb), REFUSED[i].why);
-    }
+    for (size_t i = 0; i < NELEMS(REFUSED); i++)
+        expect_unsupported_saying(&lb, REFUSED[i].desc, REFUSED[i].why);
     iohw_backend_unload(&lb);
+}
+
+/* A call's status is INVALID_PROBLEM and its reason says word. */
+static void expect_invalid(const iohw_loaded_backend *lb, int rc, const char *word)
+{
+    const char *why = iohw_backend_last_error(lb);
+    cr_expect_eq(rc, IOHW_INVALID_PROBLEM, "status %d: %s", rc, why);
+    cr_expect(strstr(why, word) != NULL, "'%s' does not say '%s'", why, word);
 }
 
 Test(torch_quant, run_and_run_quant_refuse_each_others_problems)
 {
     iohw_loaded_backend lb;
-    iohw_case c, f;
+    iohw_case q, f;
     load_or_skip("iohw_torch", &lb);
-    make(EXACT[0], &c);
+    make(EXACT[0], &q);
     make("ci=2 co=3 in=4x4 k=3 s=2", &f);
-    cr_expect_eq(lb.table->run(lb.ctx, &c.p, c.x, c.w, c.bias, c.y), IOHW_INVALID_PROBLEM);
-    cr_expect(strstr(iohw_backend_last_error(&lb), "is quantized") != NULL, "%s",
-              iohw_backend_last_error(&lb));
-    cr_expect_eq(lb.table->run_quant(lb.ctx, &f.p, f.x, f.w, NULL, f.x, f.y),
-                 IOHW_INVALID_PROBLEM);
-    cr_expect(strstr(iohw_backend_last_error(&lb), "is not quantized") != NULL, "%s",
-              iohw_backend_last_error(&lb));
-    cr_expect_eq(lb.table->run_quant(lb.ctx, &c.p, c.x, c.w, c.bias, NULL, c.y),
-                 IOHW_INVALID_PROBLEM);
-    cr_expect(strstr(iohw_backend_last_error(&lb), "requant is NULL") != NULL, "%s",
-              iohw_backend_last_error(&lb));
-    iohw_case_free(&c);
+    const iohw_backend *t = lb.table;
+    expect_invalid(&lb, t->run(lb.ctx, &q.p, q.x, q.w, q.bias, q.y), "is quantized");
+    expect_invalid(&lb, t->run_quant(lb.ctx, &f.p, f.x, f.w, NULL, f.x, f.y), "is not quantized");
+    expect_invalid(&lb, t->run_quant(lb.ctx, &q.p, q.x, q.w, q.bias, NULL, q.y),
+                   "requant is NULL");
+    iohw_case_free(&q);
     iohw_case_free(&f);
     iohw_backend_unload(&lb);
 }
