@@ -27,7 +27,8 @@
  * What it claims: every valid problem whose rank and dtype libtorch
  * computes on this machine, which supports() finds out once per (rank,
  * dtype) by running a tiny conv_transpose (this build: f32 and f64; its
- * own CPU kernels have no bf16 or f16 transposed convolution).  Every C++
+ * own CPU kernels have no bf16 or f16 transposed convolution); quantized
+ * problems as torch_quant.cpp says (run_quant, the qnnpack engine).  Every C++
  * exception becomes IOHW_BACKEND_ERROR with its text in last_error.
  * libtorch runs on one thread (at::set_num_threads(1)).
  *
@@ -63,7 +64,9 @@ extern "C" {
 #include "oracle/error.h"
 #include "oracle/layout.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 }
+#include "backends/torch/torch_quant.h"
 
 #define TORCH_SHIM_STR_(x) #x
 #define TORCH_SHIM_STR(x) TORCH_SHIM_STR_(x)
@@ -205,10 +208,12 @@ int check(const iohw_problem *p, iohw_error *err)
                               sizeof(iohw_problem));
     if (iohw_problem_validate(p, err) != 0)
         return -1;
-    /* The float types only: usable() indexes its table by them. */
-    if (p->dtype < IOHW_F32 || p->dtype > IOHW_BF16)
-        return iohw_error_set(err, "dtype %d is not a float type (quantized "
-                              "problems are not claimed)", (int)p->dtype);
+    /* The float types or a quantized problem (usable() indexes its table
+     * by the float types only). */
+    if ((p->dtype < IOHW_F32 || p->dtype > IOHW_BF16) &&
+        !iohw_problem_is_quant(p))
+        return iohw_error_set(err, "dtype %d is not a float type",
+                              (int)p->dtype);
     return 0;
 }
 
@@ -322,6 +327,18 @@ static int torch_supports(void *ctx, const iohw_problem *p)
     torch_ctx *c = static_cast<torch_ctx *>(ctx);
     if (c == nullptr || check(p, &c->err) != 0)
         return IOHW_UNSUPPORTED;
+    if (iohw_problem_is_quant(p)) {
+        int rc = IOHW_UNSUPPORTED;
+        try {
+            rc = iohw__torch_quant_refuse(p, &c->err) == 0 ? IOHW_OK
+                                                           : IOHW_UNSUPPORTED;
+        } catch (const std::exception &e) {
+            record(&c->err, e.what(), "libtorch: ");
+        }
+        if (rc == IOHW_OK)
+            c->err.msg[0] = '\0';
+        return rc;
+    }
     if (!usable(c, (int)p->rank, p->dtype)) {
         iohw_error_set(&c->err, "%s", c->why[p->rank][p->dtype]);
         return IOHW_UNSUPPORTED;
@@ -330,8 +347,11 @@ static int torch_supports(void *ctx, const iohw_problem *p)
     return IOHW_OK;
 }
 
-static int torch_run(void *ctx, const iohw_problem *p, const void *x,
-                     const void *w, const void *bias, void *y)
+/* run() and run_quant() (requant_call): the arguments, then the
+ * computation; every exception is an error of the backend. */
+static int torch_call(void *ctx, const iohw_problem *p, const void *x,
+                      const void *w, const void *bias, const void *requant,
+                      void *y, bool requant_call)
 {
     torch_ctx *c = static_cast<torch_ctx *>(ctx);
 
@@ -340,19 +360,38 @@ static int torch_run(void *ctx, const iohw_problem *p, const void *x,
         return IOHW_BACKEND_ERROR;
     if (check(p, &c->err) != 0)
         return IOHW_INVALID_PROBLEM;
+    const bool quant = iohw_problem_is_quant(p) != 0;
+    if (quant != requant_call) {
+        iohw_error_set(&c->err, quant ? "run: the problem is quantized "
+                                        "(run_quant computes it)"
+                                      : "run_quant: the problem is not "
+                                        "quantized");
+        return IOHW_INVALID_PROBLEM;
+    }
     if (x == nullptr || w == nullptr || y == nullptr ||
-        (p->has_bias && bias == nullptr)) {
+        (p->has_bias && bias == nullptr) || (quant && requant == nullptr)) {
         iohw_error_set(&c->err, "run: %s is NULL",
                        x == nullptr   ? "x"
                        : w == nullptr ? "w"
                        : y == nullptr ? "y"
+                       : requant == nullptr && quant ? "requant"
                                       : "bias");
         return IOHW_INVALID_PROBLEM;
     }
+    if (quant && iohw__torch_quant_refuse(p, &c->err) != 0)
+        return IOHW_UNSUPPORTED;
 
-    /* Compute; every exception is an error of the backend. */
+    /* Compute. */
     try {
-        compute(p, x, w, bias, y);
+        if (quant) {
+            int st = iohw__torch_quant_compute(
+                p, x, w, static_cast<const int32_t *>(bias),
+                static_cast<const float *>(requant), y, &c->err);
+            if (st != IOHW_OK)
+                return st;
+        } else {
+            compute(p, x, w, bias, y);
+        }
     } catch (const shape_error &e) {
         iohw_error_set(&c->err, "%s", e.what());
         return IOHW_BACKEND_ERROR;
@@ -373,19 +412,33 @@ static int torch_run(void *ctx, const iohw_problem *p, const void *x,
     return IOHW_OK;
 }
 
+static int torch_run(void *ctx, const iohw_problem *p, const void *x,
+                     const void *w, const void *bias, void *y)
+{
+    return torch_call(ctx, p, x, w, bias, nullptr, y, false);
+}
+
+static int torch_run_quant(void *ctx, const iohw_problem *p, const void *x,
+                           const void *w, const void *bias,
+                           const void *requant, void *y)
+{
+    return torch_call(ctx, p, x, w, bias, requant, y, true);
+}
+
 static const iohw_backend torch_table = {
     IOHW_ABI_VERSION,
     sizeof(iohw_backend),
     "torch",
     "libtorch " TORCH_SHIM_STR(TORCH_VERSION_MAJOR) "." TORCH_SHIM_STR(
         TORCH_VERSION_MINOR) "." TORCH_SHIM_STR(TORCH_VERSION_PATCH)
-        IOHW_TORCH_PACKAGE " (at::conv_transpose1d/2d/3d)",
+        IOHW_TORCH_PACKAGE " (at::conv_transpose1d/2d/3d; "
+        "quantized::conv_transpose1d/2d, qnnpack)",
     torch_init,
     torch_fini,
     torch_supports,
     torch_run,
     torch_last_error,
-    nullptr,
+    torch_run_quant,
 };
 
 IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)

@@ -11,6 +11,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "harness/loader.h"
@@ -93,6 +94,16 @@ static inline void expect_unsupported(const iohw_loaded_backend *lb, const char 
     cr_expect_str_not_empty(iohw_backend_last_error(lb),
                             "%s refuses '%s' without a reason",
                             lb->table->name, desc);
+}
+
+/* The same, with a reason that contains why. */
+static inline void expect_unsupported_saying(const iohw_loaded_backend *lb,
+                                             const char *desc, const char *why)
+{
+    expect_unsupported(lb, desc);
+    cr_expect(strstr(iohw_backend_last_error(lb), why) != NULL,
+              "'%s' refused with '%s', which does not say '%s'", desc,
+              iohw_backend_last_error(lb), why);
 }
 
 #endif
