@@ -113,6 +113,8 @@ def read_quant(a, g):
          "y_dtype": read_string(a, "y_dtype")}
     for key in ("zp_x", "zp_w", "zp_y"):
         q[key] = int(a[key])
+    if os.environ.get("IOHW_EXAMPLE_QUANT_FAULT") == "zp_x":
+        q["zp_x"] = 0
     if q["y_dtype"] == "s32":
         return q
     q["rounding"] = read_string(a, "rounding")
@@ -124,8 +126,6 @@ def read_quant(a, g):
     else:
         q["multiplier"] = [int(v) for v in g["multiplier"][()]]
         q["shift"] = [int(v) for v in g["shift"][()]]
-    if os.environ.get("IOHW_EXAMPLE_QUANT_FAULT") == "zp_x":
-        q["zp_x"] = 0
     return q
 
 
