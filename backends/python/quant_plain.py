@@ -70,16 +70,14 @@ def accumulate(x, w, bias, prob, zp_x, zp_w):
     return acc
 
 
-def multipliers(q, C_out):
-    """M[oc] for every output channel, each an exact Fraction (section
-    11.2): s_x * s_w[oc] / s_y, or multiplier[oc] * 2^(shift[oc] - 31)."""
+def multipliers(q):
+    """M[j] for every requant value j, each an exact Fraction (section
+    11.2): s_x * s_w[j] / s_y, or multiplier[j] * 2^(shift[j] - 31)."""
     if q["m_form"] == "scales":
         s_x, s_y = Fraction(float(q["s_x"])), Fraction(float(q["s_y"]))
-        ms = [s_x * Fraction(float(s)) / s_y for s in q["s_w"]]
-    else:
-        ms = [Fraction(int(m)) * Fraction(2) ** (int(s) - 31)
-              for m, s in zip(q["multiplier"], q["shift"])]
-    return ms if len(ms) == C_out else ms * C_out
+        return [s_x * Fraction(float(s)) / s_y for s in q["s_w"]]
+    return [Fraction(int(m)) * Fraction(2) ** (int(s) - 31)
+            for m, s in zip(q["multiplier"], q["shift"])]
 
 
 def round_half_even(num, den):
@@ -115,23 +113,24 @@ def gemmlowp(acc, multiplier, shift):
     return (h >> right) + ((h & mask) > threshold)
 
 
-def requantize(acc, q):
-    """zp_y + R(M[oc] * acc) for every output channel, as int64 (before
-    saturation)."""
+def requantize(acc, q, lo, hi):
+    """saturate(zp_y + R(M[oc] * acc), lo, hi) for every output channel,
+    saturated in Python integers (R may pass int64 when M is huge)."""
     mode = q["rounding"]
     out = np.empty(acc.shape, dtype=np.int64)
-    ms = None if mode == "gemmlowp" else multipliers(q, acc.shape[1])
+    ms = None if mode == "gemmlowp" else multipliers(q)
     for oc in range(acc.shape[1]):
         j = oc if q["per_channel"] else 0
         if mode == "gemmlowp":
             r = gemmlowp(acc[:, oc], int(q["multiplier"][j]),
                          int(q["shift"][j]))
         else:
-            num = acc[:, oc].astype(object) * ms[oc].numerator
+            num = acc[:, oc].astype(object) * ms[j].numerator
             fn = {"half_even": round_half_even, "half_away": round_half_away,
                   "half_up": round_half_up}[mode]
-            r = fn(num, ms[oc].denominator)
-        out[:, oc] = np.asarray(r, dtype=object).astype(np.int64) + q["zp_y"]
+            r = fn(num, ms[j].denominator)
+        v = np.asarray(r, dtype=object) + q["zp_y"]
+        out[:, oc] = np.minimum(np.maximum(v, lo), hi).astype(np.int64)
     return out
 
 
@@ -139,5 +138,5 @@ def conv_transpose_quant(x, w, bias, prob, q):
     """y [N, C_out, O...] of section 11.1 in q's y type."""
     acc = accumulate(x, w, bias, prob, q["zp_x"], q["zp_w"])
     lo, hi = RANGES[q["y_dtype"]]
-    v = acc if q["y_dtype"] == "s32" else requantize(acc, q)
-    return np.clip(v, lo, hi).astype(NUMPY_TYPES[q["y_dtype"]])
+    v = np.clip(acc, lo, hi) if q["y_dtype"] == "s32" else requantize(acc, q, lo, hi)
+    return v.astype(NUMPY_TYPES[q["y_dtype"]])
