@@ -7,6 +7,7 @@
  *   - programs that do not declare it (protocol 1 and 2) are UNSUPPORTED
  *     with the reason, without being asked;
  *   - replies of the wrong type or length are an ERROR naming the dataset;
+ *     run() and run_quant() refuse a problem of the other kind;
  *   - backends/python/torch_backend.py (its quantized half is
  *     backends/python/quant_plain.py, plain numpy written from section 11)
  *     passes every quantized smoke case and exact ties of every rounding
@@ -78,6 +79,38 @@ Test(exec_quant, a_program_declaring_quantized_support_gets_every_parameter)
               lb.table->run_quant != NULL, "the exec table has no run_quant");
     for (size_t i = 0; i < NQUANT; i++)
         expect_pass(&lb, QUANT_CASES[i]);
+    iohw_backend_unload(&lb);
+    remove(prog);
+}
+
+/* run() is for float problems and run_quant() for quantized ones: each
+ * refuses the other kind, naming it, without running the program. */
+Test(exec_quant, run_and_run_quant_refuse_the_other_kind)
+{
+    char prog[1024];
+    iohw_loaded_backend lb;
+    iohw_case q, f;
+    script("kinds", QORACLE_BODY, prog, sizeof prog);
+    load_exec_program(prog, "1", &lb);
+    make(QUANT_CASES[0], &q);
+    make("ci=2 co=3 in=5x4 k=3 s=2 bias=1", &f);
+    float *y = calloc((size_t)iohw_problem_y_count(&f.p), sizeof *y);
+    cr_assert_not_null(y);
+    cr_expect_eq(lb.table->run(lb.ctx, &q.p, q.x, q.w, q.bias, y),
+                 IOHW_INVALID_PROBLEM);
+    cr_expect(strstr(iohw_backend_last_error(&lb), "run_quant") != NULL, "%s",
+              iohw_backend_last_error(&lb));
+    cr_expect_eq(lb.table->run_quant(lb.ctx, &f.p, f.x, f.w, f.bias, NULL, y),
+                 IOHW_INVALID_PROBLEM);
+    cr_expect(strstr(iohw_backend_last_error(&lb), "not quantized") != NULL,
+              "%s", iohw_backend_last_error(&lb));
+    cr_expect_eq(lb.table->run_quant(lb.ctx, &q.p, q.x, q.w, q.bias, NULL, y),
+                 IOHW_INVALID_PROBLEM);
+    cr_expect(strstr(iohw_backend_last_error(&lb), "requant is NULL") != NULL,
+              "%s", iohw_backend_last_error(&lb));
+    free(y);
+    iohw_case_free(&q);
+    iohw_case_free(&f);
     iohw_backend_unload(&lb);
     remove(prog);
 }
