@@ -36,19 +36,6 @@
 #define TORCH_PROGRAM IOHW_SOURCE_DIR "/backends/python/torch_backend.py"
 #define SERVE IOHW_SOURCE_DIR "/tests/exec/serve_oracle.py"
 
-/* Writes an executable shell script into the scratch folder (the name
- * made unique with the pid) and returns its path. */
-static void script(const char *tag, const char *body, char *path, size_t n)
-{
-    snprintf(path, n, "%s/exec-quant-%s-%d.sh", IOHW_TEST_TMP, tag,
-             (int)getpid());
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "cannot write %s", path);
-    fprintf(f, "#!/bin/sh\n%s", body);
-    cr_assert_eq(fclose(f), 0);
-    cr_assert_eq(chmod(path, 0755), 0);
-}
-
 /* The protocol around `iohw oracle`, declaring quantized support. */
 static const char QORACLE_BODY[] =
     "if [ \"$1\" = --describe ]; then echo name=qoracle; echo quantized=1; "
@@ -73,7 +60,7 @@ Test(exec_quant, a_program_declaring_quantized_support_gets_every_parameter)
 {
     char prog[1024];
     iohw_loaded_backend lb;
-    script("oracle", QORACLE_BODY, prog, sizeof prog);
+    exec_script("oracle", QORACLE_BODY, prog, sizeof prog);
     load_exec_program(prog, "1", &lb);
     cr_assert(IOHW_HAS_MEMBER(lb.table, iohw_backend, run_quant) &&
               lb.table->run_quant != NULL, "the exec table has no run_quant");
@@ -90,7 +77,7 @@ Test(exec_quant, run_and_run_quant_refuse_the_other_kind)
     char prog[1024];
     iohw_loaded_backend lb;
     iohw_case q, f;
-    script("kinds", QORACLE_BODY, prog, sizeof prog);
+    exec_script("kinds", QORACLE_BODY, prog, sizeof prog);
     load_exec_program(prog, "1", &lb);
     make(QUANT_CASES[0], &q);
     make("ci=2 co=3 in=5x4 k=3 s=2 bias=1", &f);
@@ -136,7 +123,7 @@ Test(exec_quant, an_old_protocol_1_program_is_unsupported_with_the_reason)
              "[ \"$1\" = --describe ] && exit 1\n"
              "[ \"$1\" = --supports ] && echo asked >> \"%s\" && exit 0\n"
              "exec \"%s\" oracle \"$1\" -o \"$2\" >/dev/null\n", count, IOHW_BIN);
-    script("old", body, prog, sizeof prog);
+    exec_script("old", body, prog, sizeof prog);
     remove(count);
     load_exec_program(prog, NULL, &lb);
     for (size_t i = 0; i < NQUANT; i++)
@@ -185,7 +172,7 @@ static int run_replying(const char *reply_desc, char *msg, size_t n)
              "exec \"%s\" gen --problem '%s' -o \"$2\" >/dev/null\n",
              "[ \"$1\" = --describe ] && echo quantized=1 && exit 0\n"
              "[ \"$1\" = --supports ] && exit 0\n", IOHW_BIN, reply_desc);
-    script("reply", body, prog, sizeof prog);
+    exec_script("reply", body, prog, sizeof prog);
     load_exec_program(prog, "1", &lb);
     make("ci=2 co=3 in=4x4 k=3 dt=s8 zp=1,2,3 bias=1", &c);
     cr_assert_eq(lb.table->supports(lb.ctx, &c.p), IOHW_OK, "%s",
