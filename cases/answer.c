@@ -10,6 +10,7 @@
 #include "cases/h5util.h"
 #include "oracle/layout.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 /* Reads the dataset y (an open identifier) into buf after checking its
  * type and shape against the problem. */
@@ -19,13 +20,14 @@ static int read_y(hid_t d, const char *where, const iohw_problem *p,
     iohw_layout_map ym;
     hsize_t dims[IOHW_LAYOUT_MAX_DIMS];
     hid_t type = H5Dget_type(d), space = H5Dget_space(d), mt = -1;
+    const iohw_dtype yd = iohw_problem_y_dtype(p);
     int rc = -1;
 
     if (type < 0 || space < 0) {
         iohw__h5_fail(err, "%s", where);
         goto done;
     }
-    if (iohw__h5_check_type(type, p->dtype, "the case's y", err) != 0) {
+    if (iohw__h5_check_type(type, yd, "the case's y", err) != 0) {
         iohw_error_prefix(err, "%s", where);
         goto done;
     }
@@ -59,7 +61,7 @@ static int read_y(hid_t d, const char *where, const iohw_problem *p,
             goto done;
         }
 
-    mt = iohw__h5_mem_type(p->dtype);
+    mt = iohw__h5_mem_type(yd);
     if (mt < 0 || H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
         iohw__h5_fail(err, "%s: cannot read", where);
         goto done;

@@ -6,9 +6,9 @@
  * reason for not claiming the problem), or the result y as a root dataset
  * /y, or as /cases/<id>/y (a case file; <id> is the expected id, or any id
  * when /cases holds one case).  y has the problem's y shape (data layout
- * order, C = C_out) and the stored type of its dtype (bf16: uint16 with the
- * attribute encoding = "bf16"); type and shape are checked before a byte is
- * read.
+ * order, C = C_out) and the stored type of its y dtype (bf16: uint16 with
+ * the attribute encoding = "bf16"; quantized, specification section 11.4:
+ * int8, uint8 or int32); type and shape are checked before a byte is read.
  */
 #ifndef IOHW_ANSWER_H
 #define IOHW_ANSWER_H

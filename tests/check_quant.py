@@ -151,15 +151,16 @@ def solve(d):
     return "y " + " ".join(out)
 
 
-def main():
+def main(solver=solve, doc=__doc__):
+    """Reads PROBLEMS, writes OUT with solver's line for each."""
     if len(sys.argv) != 3:
-        print(__doc__)
+        print(doc)
         return 2
     with open(sys.argv[1]) as f:
         blocks = [b for b in f.read().split("---\n") if b.strip()]
     with open(sys.argv[2], "w") as f:
         for b in blocks:
-            f.write(solve(parse(b)) + "\n")
+            f.write(solver(parse(b)) + "\n")
     return 0
 
 

@@ -25,19 +25,6 @@
 #include "support/adapter_asserts.h"
 #include "support/adapter_check.h"
 
-/* Writes an executable shell script into the scratch folder (the name
- * made unique with the pid) and returns its path. */
-static void script(const char *tag, const char *body, char *path, size_t n)
-{
-    snprintf(path, n, "%s/exec-%s-%d.sh", IOHW_TEST_TMP, tag,
-             (int)getpid());
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "cannot write %s", path);
-    fprintf(f, "#!/bin/sh\n%s", body);
-    cr_assert_eq(fclose(f), 0);
-    cr_assert_eq(chmod(path, 0755), 0);
-}
-
 /* Loads the exec adapter with IOHW_EXEC_COMMAND set to command (or unset
  * for NULL); init reads it.  Each test runs in its own process. */
 static void load_exec(const char *command, iohw_loaded_backend *lb)
@@ -58,7 +45,7 @@ Test(exec, passes_every_dtype_through_a_program_that_runs_the_oracle)
 {
     char prog[1024];
     iohw_loaded_backend lb;
-    script("oracle", ORACLE_BODY, prog, sizeof prog);
+    exec_script("oracle", ORACLE_BODY, prog, sizeof prog);
     load_exec(prog, &lb);
     expect_pass(&lb, "n=2 ci=4 co=6 g=2 in=5x7 k=3x2 s=2x1 d=1x2 pad=1:0x0:1 "
                      "op=1x0 bias=1 xl=NHWC wl=OIHW");
@@ -105,7 +92,7 @@ Test(exec, a_query_that_fails_is_an_error_asked_once_per_class)
              "echo asked >> \"%s\"\n"
              "echo \"only 2-d here\"\n"
              "exit 1\n", count);
-    script("refuse", body, prog, sizeof prog);
+    exec_script("refuse", body, prog, sizeof prog);
     remove(count);
     load_exec(prog, &lb);
 
@@ -136,7 +123,7 @@ static int run_misbehaving(const char *body, char *msg, size_t n)
     char prog[1024];
     iohw_loaded_backend lb;
     iohw_case c;
-    script("bad", body, prog, sizeof prog);
+    exec_script("bad", body, prog, sizeof prog);
     load_exec(prog, &lb);
     make("ci=2 co=3 in=4x4 k=3 bias=1", &c);
     cr_assert_eq(lb.table->supports(lb.ctx, &c.p), IOHW_OK, "%s",

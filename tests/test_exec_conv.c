@@ -19,16 +19,6 @@
 #include "support/adapter_asserts.h"
 #include "support/adapter_check.h"
 
-static void script(const char *tag, const char *body, char *path, size_t n)
-{
-    snprintf(path, n, "%s/exec-conv-%s-%d.sh", IOHW_TEST_TMP, tag, (int)getpid());
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "cannot write %s", path);
-    fprintf(f, "#!/bin/sh\n%s", body);
-    cr_assert_eq(fclose(f), 0);
-    cr_assert_eq(chmod(path, 0755), 0);
-}
-
 static void load_exec(const char *command, iohw_loaded_backend *lb)
 {
     cr_assert_eq(setenv("IOHW_EXEC_COMMAND", command, 1), 0);
@@ -83,7 +73,7 @@ Test(exec_conv, in_h5_carries_the_stated_convention)
              "if [ \"$1\" = --supports ]; then exit 0; fi\n"
              "cp \"$1\" '%s'\n"
              "exec \"" IOHW_BIN "\" oracle \"$1\" -o \"$2\" >/dev/null\n", copy);
-    script("copy", body, prog, sizeof prog);
+    exec_script("copy", body, prog, sizeof prog);
     load_exec(prog, &lb);
 
     expect_pass(&lb, "ci=2 co=3 in=5x4 k=3x4 s=2x1 out=10x4 auto_pad=same_upper conv=onnx");
@@ -118,7 +108,7 @@ Test(exec_conv, a_convention_is_a_class_of_its_own_for_supports)
     snprintf(body, sizeof body,
              "if [ \"$1\" = --supports ]; then echo q >> '%s'; exit 0; fi\n"
              "exec \"" IOHW_BIN "\" oracle \"$1\" -o \"$2\" >/dev/null\n", count);
-    script("count", body, prog, sizeof prog);
+    exec_script("count", body, prog, sizeof prog);
     load_exec(prog, &lb);
     /* The same pads, 0:1, stated explicitly and by SAME_UPPER. */
     const char *const descs[] = {

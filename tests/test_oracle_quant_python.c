@@ -1,7 +1,9 @@
 /*
  * tests/test_oracle_quant_python.c - the quantized oracle (specification
  * section 11) against tests/check_quant.py, an independent definition in
- * Python integers and fractions, on random problems: every rounding mode,
+ * Python integers and fractions, and against the exec Python example's
+ * backends/python/quant_plain.py (plain numpy, through
+ * tests/check_quant_plain.py), on random problems: every rounding mode,
  * both forms of M, per tensor and per channel, bit for bit.  Skipped only
  * when /usr/bin/python3 or its numpy is missing.
  */
@@ -244,15 +246,19 @@ static char *oracle_line(const qcase *c)
     return line;
 }
 
-/* PROBLEMS random cases of one rounding mode through both definitions. */
-static void agree(int32_t rounding, uint64_t seed)
+/* PROBLEMS random cases of one rounding mode through the oracle and a
+ * Python definition (tests/SCRIPT: check_quant.py, or check_quant_plain.py
+ * for the exec Python example's backends/python/quant_plain.py). */
+static void agree(const char *script, int32_t rounding, uint64_t seed)
 {
     char in[512], out[512], *msg = NULL;
     if (access(PY, X_OK) != 0)
         cr_skip_test("no " PY ": the Python definition cannot run");
     mkdir(IOHW_TEST_TMP, 0755);
-    snprintf(in, sizeof in, IOHW_TEST_TMP "/quant-%s.txt", rounding_name(rounding));
-    snprintf(out, sizeof out, IOHW_TEST_TMP "/quant-%s.out", rounding_name(rounding));
+    snprintf(in, sizeof in, IOHW_TEST_TMP "/quant-%s-%s.txt", script,
+             rounding_name(rounding));
+    snprintf(out, sizeof out, IOHW_TEST_TMP "/quant-%s-%s.out", script,
+             rounding_name(rounding));
     static qcase cases[PROBLEMS];
     uint64_t s = seed;
     FILE *f = fopen(in, "w");
@@ -262,11 +268,11 @@ static void agree(int32_t rounding, uint64_t seed)
         write_case(f, &cases[j]);
     }
     fclose(f);
-    const int rc = iohw_test_sh(&msg, PY " '%s/tests/check_quant.py' '%s' '%s'",
-                                IOHW_SOURCE_DIR, in, out);
+    const int rc = iohw_test_sh(&msg, PY " '%s/tests/%s' '%s' '%s'",
+                                IOHW_SOURCE_DIR, script, in, out);
     if (rc == 3)
         cr_skip_test("%s", msg);
-    cr_assert_eq(rc, 0, "check_quant.py failed: %s", msg);
+    cr_assert_eq(rc, 0, "%s failed: %s", script, msg);
     free(msg);
     f = fopen(out, "r");
     cr_assert_not_null(f, "%s", out);
@@ -278,8 +284,8 @@ static void agree(int32_t rounding, uint64_t seed)
         if (strncmp(line, "invalid", 7) == 0)
             line[7] = '\0';
         char *mine = oracle_line(&cases[j]);
-        cr_expect_str_eq(mine, line, "%s problem %d (block %d of %s) differs",
-                         rounding_name(rounding), j, j + 1, in);
+        cr_expect_str_eq(mine, line, "%s: %s problem %d (block %d of %s) "
+                         "differs", script, rounding_name(rounding), j, j + 1, in);
         free(mine);
     }
     free(line);
@@ -288,7 +294,16 @@ static void agree(int32_t rounding, uint64_t seed)
     remove(out);
 }
 
-Test(oracle_quant_python, half_even_agrees) { agree(IOHW_ROUND_HALF_EVEN, 11); }
-Test(oracle_quant_python, half_away_agrees) { agree(IOHW_ROUND_HALF_AWAY, 12); }
-Test(oracle_quant_python, half_up_agrees) { agree(IOHW_ROUND_HALF_UP, 13); }
-Test(oracle_quant_python, gemmlowp_agrees) { agree(IOHW_ROUND_GEMMLOWP, 14); }
+#define FRACTIONS "check_quant.py"
+#define PLAIN "check_quant_plain.py"
+
+Test(oracle_quant_python, half_even_agrees) { agree(FRACTIONS, IOHW_ROUND_HALF_EVEN, 11); }
+Test(oracle_quant_python, half_away_agrees) { agree(FRACTIONS, IOHW_ROUND_HALF_AWAY, 12); }
+Test(oracle_quant_python, half_up_agrees) { agree(FRACTIONS, IOHW_ROUND_HALF_UP, 13); }
+Test(oracle_quant_python, gemmlowp_agrees) { agree(FRACTIONS, IOHW_ROUND_GEMMLOWP, 14); }
+
+/* The exec example's plain numpy arithmetic on other random problems. */
+Test(oracle_quant_python, the_exec_example_agrees_half_even) { agree(PLAIN, IOHW_ROUND_HALF_EVEN, 21); }
+Test(oracle_quant_python, the_exec_example_agrees_half_away) { agree(PLAIN, IOHW_ROUND_HALF_AWAY, 22); }
+Test(oracle_quant_python, the_exec_example_agrees_half_up) { agree(PLAIN, IOHW_ROUND_HALF_UP, 23); }
+Test(oracle_quant_python, the_exec_example_agrees_gemmlowp) { agree(PLAIN, IOHW_ROUND_GEMMLOWP, 24); }

@@ -74,8 +74,9 @@ Test(run_quant, the_reference_backend_passes_every_quantized_case)
 
 Test(run_quant, a_backend_without_run_quant_is_unsupported_on_quantized_cases)
 {
-    const char *backends[] = {"naive", "abi_v1_table", "fault_io_swap", "exec",
-                              "narrow"};
+    /* (exec and torch have run_quant: test_exec_quant.c and
+     * test_adapter_torch_quant.c test their refusals.) */
+    const char *backends[] = {"naive", "abi_v1_table", "fault_io_swap", "narrow"};
     iohw_test_folder s;
     make_suite(&s, "norq");
     for (size_t b = 0; b < sizeof backends / sizeof backends[0]; b++) {

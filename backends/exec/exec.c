@@ -20,8 +20,8 @@
  * a CRASH; the next worker starts a fresh program.  One that hangs is the
  * harness's TIMEOUT (the program dies with the worker).
  *
- * A problem class is what a program's support usually depends on (class_of
- * below); the answers are cached in the context (the last CLASS_MAX
+ * A problem class is what a program's support usually depends on
+ * (exec_class.c); the answers are cached in the context (the last CLASS_MAX
  * classes).  A query that fails is IOHW_BACKEND_ERROR, not a refusal.
  *
  * The files live in a private directory made by init (mkdtemp in $TMPDIR or
@@ -46,23 +46,6 @@
 #include "oracle/quant_problem.h"
 
 #define CLASS_MAX 64
-
-/* Bits of class_of's flags per spatial axis. */
-#define AXIS_BITS 7
-
-/* The class of a problem and the program's answer. */
-typedef struct exec_class {
-    uint32_t rank;
-    iohw_dtype dtype;
-    int32_t has_bias;
-    uint32_t flags;
-    char data_layout[16];
-    char weight_layout[16];
-    int claimed;
-    int failed;             /* the query itself failed (not a refusal) */
-    char asked[IOHW_DESC_MAX];  /* the problem the answer is for */
-    char why[400];
-} exec_class;
 
 typedef struct exec_ctx {
     exec_cmd cmd;
@@ -278,53 +261,23 @@ static int exec_check(const iohw_problem *p, iohw_error *err)
         return iohw_error_set(err, "problem struct_size %u is smaller than "
                               "%zu", (unsigned)p->struct_size,
                               sizeof(iohw_problem));
-    if (iohw_problem_validate(p, err) != 0)
-        return -1;
-    if (iohw_problem_is_quant(p))
-        return iohw_error_set(err, "exec: quantized problems (dtype %s) are "
-                              "not in the exec protocol yet (IN.h5 carries no "
-                              "quantization block)", iohw_dtype_name(p->dtype));
-    return 0;
+    return iohw_problem_validate(p, err) != 0 ? -1 : 0;
+}
+
+/* IOHW_UNSUPPORTED (c->err says why) for a quantized problem when the
+ * program does not declare quantized support; else IOHW_OK. */
+static int quant_declared(exec_ctx *c, const iohw_problem *p)
+{
+    if (!iohw_problem_is_quant(p) || c->about.quantized)
+        return IOHW_OK;
+    return iohw_error_set(&c->err, "the program does not declare quantized "
+                          "support (dtype %s): its --describe answer has no "
+                          "quantized=1 (docs/EXEC_PROTOCOL.md)",
+                          iohw_dtype_name(p->dtype)),
+           IOHW_UNSUPPORTED;
 }
 
 /* --- supports() ----------------------------------------------------------- */
-
-/* The class of a validated problem (its answer not filled in). */
-static void class_of(const iohw_problem *p, exec_class *k)
-{
-    memset(k, 0, sizeof *k);
-    k->rank = p->rank;
-    k->dtype = p->dtype;
-    k->has_bias = p->has_bias;
-    memcpy(k->data_layout, p->data_layout, sizeof k->data_layout);
-    memcpy(k->weight_layout, p->weight_layout, sizeof k->weight_layout);
-    k->flags = p->groups > 1;
-    for (int a = 0; a < (int)p->rank; a++) {
-        const int64_t s = p->stride[a], d = p->dilation[a];
-        const int64_t op = p->output_padding[a], lim = s > d ? s : d;
-        const uint32_t bits =
-            (uint32_t)(s > 1) |
-            (uint32_t)(d > 1) << 1 |
-            (uint32_t)(p->pad_begin[a] > 0 || p->pad_end[a] > 0) << 2 |
-            (uint32_t)(p->pad_begin[a] != p->pad_end[a]) << 3 |
-            (uint32_t)(op > 0) << 4 |
-            (uint32_t)(op >= lim) << 5 |
-            (uint32_t)(op >= s) << 6;
-        k->flags |= bits << (1 + AXIS_BITS * a);
-    }
-    /* The stated convention (specification section 12): a program that
-     * passes it through may answer differently for it. */
-    k->flags |= (uint32_t)(p->auto_pad & 3) << 22 | (uint32_t)(p->convention & 7) << 24 |
-                (uint32_t)(p->out_shape[0] > 0) << 27;
-}
-
-static int same_class(const exec_class *a, const exec_class *b)
-{
-    return a->rank == b->rank && a->dtype == b->dtype &&
-           a->has_bias == b->has_bias && a->flags == b->flags &&
-           strcmp(a->data_layout, b->data_layout) == 0 &&
-           strcmp(a->weight_layout, b->weight_layout) == 0;
-}
 
 /* OUT.h5 after a query that went through: claimed, refused or malformed
  * (what names the query in the message). */
@@ -345,7 +298,7 @@ static void query(exec_ctx *c, const iohw_problem *p, exec_class *k)
 {
     iohw_error e;
     k->failed = 1;
-    if (iohw__exec_write_input(c->in, p, NULL, NULL, NULL, &e) != 0) {
+    if (iohw__exec_write_input(c->in, p, NULL, NULL, NULL, NULL, &e) != 0) {
         snprintf(k->why, sizeof k->why, "cannot write the query: %.360s", e.msg);
         return;
     }
@@ -374,9 +327,9 @@ static void query(exec_ctx *c, const iohw_problem *p, exec_class *k)
 static const exec_class *ask(exec_ctx *c, const iohw_problem *p)
 {
     exec_class k;
-    class_of(p, &k);
+    iohw__exec_class_of(p, &k);
     for (int i = 0; i < c->nclasses; i++)
-        if (same_class(&c->classes[i], &k))
+        if (iohw__exec_same_class(&c->classes[i], &k))
             return &c->classes[i];
 
     /* The query: zeros for the inputs. */
@@ -426,7 +379,8 @@ static int exec_supports(void *ctx, const iohw_problem *p)
         iohw_error_set(&c->err, "%s", c->cmd_why);
         return IOHW_BACKEND_ERROR;
     }
-    if (exec_check(p, &c->err) != 0 || layouts_taken(c, p) != IOHW_OK)
+    if (exec_check(p, &c->err) != 0 || layouts_taken(c, p) != IOHW_OK ||
+        quant_declared(c, p) != IOHW_OK)
         return IOHW_UNSUPPORTED;
     const exec_class *k = ask(c, p);
     if (!k->claimed) {
@@ -462,10 +416,12 @@ static int compute(exec_ctx *c)
                ? 0 : IOHW_BACKEND_ERROR;
 }
 
-static int exec_run(void *ctx, const iohw_problem *p, const void *x,
-                    const void *w, const void *bias, void *y)
+/* run() and run_quant(): quant says which the host called (a problem of
+ * the other kind is invalid there). */
+static int run_program(exec_ctx *c, int quant, const iohw_problem *p,
+                       const void *x, const void *w, const void *bias,
+                       const void *requant, void *y)
 {
-    exec_ctx *c = ctx;
     int rc = IOHW_BACKEND_ERROR;
 
     /* Test the arguments. */
@@ -477,16 +433,25 @@ static int exec_run(void *ctx, const iohw_problem *p, const void *x,
     }
     if (exec_check(p, &c->err) != 0)
         return IOHW_INVALID_PROBLEM;
-    if (x == NULL || w == NULL || y == NULL || (p->has_bias && bias == NULL)) {
+    if (iohw_problem_is_quant(p) != quant)
+        return iohw_error_set(&c->err, "%s: dtype %s is %s", quant ?
+                              "run_quant" : "run", iohw_dtype_name(p->dtype),
+                              quant ? "not quantized" : "quantized (run_quant "
+                              "computes it)"),
+               IOHW_INVALID_PROBLEM;
+    if (quant_declared(c, p) != IOHW_OK)
+        return IOHW_UNSUPPORTED;
+    if (x == NULL || w == NULL || y == NULL || (p->has_bias && bias == NULL) ||
+        (iohw_quant_requant_count(p) > 0 && requant == NULL)) {
         iohw_error_set(&c->err, "run: %s is NULL",
-                       x == NULL ? "x" : w == NULL ? "w"
-                                     : y == NULL   ? "y" : "bias");
+                       x == NULL ? "x" : w == NULL ? "w" : y == NULL ? "y"
+                       : p->has_bias && bias == NULL ? "bias" : "requant");
         return IOHW_INVALID_PROBLEM;
     }
 
     /* IN.h5, the program, OUT.h5. */
     unlink(c->out);
-    if (iohw__exec_write_input(c->in, p, x, w, bias, &c->err) != 0) {
+    if (iohw__exec_write_input(c->in, p, x, w, bias, requant, &c->err) != 0) {
         iohw_error_prefix(&c->err, "exec: writing the input");
         goto done;
     }
@@ -506,6 +471,21 @@ done:
     return rc;
 }
 
+static int exec_run(void *ctx, const iohw_problem *p, const void *x,
+                    const void *w, const void *bias, void *y)
+{
+    return run_program(ctx, 0, p, x, w, bias, NULL, y);
+}
+
+/* A quantized problem (specification section 11): IN.h5 carries the
+ * quantization block and the requant values, OUT.h5's y is of y_dtype. */
+static int exec_run_quant(void *ctx, const iohw_problem *p, const void *x,
+                          const void *w, const void *bias, const void *requant,
+                          void *y)
+{
+    return run_program(ctx, 1, p, x, w, bias, requant, y);
+}
+
 static iohw_backend exec_table = {
     .abi_version = IOHW_ABI_VERSION,
     .struct_size = sizeof(iohw_backend),
@@ -516,6 +496,7 @@ static iohw_backend exec_table = {
     .supports = exec_supports,
     .run = exec_run,
     .last_error = exec_last_error,
+    .run_quant = exec_run_quant,
 };
 
 IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "iohw/backend.h"
+#include "oracle/descriptor.h"
 #include "oracle/error.h"
 
 /* Most words in IOHW_EXEC_COMMAND. */
@@ -113,12 +114,37 @@ int iohw__exec_serve_ask(exec_server *s, const exec_cmd *cmd,
 /* Closes its stdin, gives it a moment to leave, then kills it. */
 void iohw__exec_serve_stop(exec_server *s);
 
+/* --- problem classes (exec_class.c) ------------------------------------ */
+
+/* The class of a problem (what the program's answer to a query covers)
+ * and the program's answer. */
+typedef struct exec_class {
+    uint32_t rank;
+    iohw_dtype dtype;
+    int32_t has_bias;
+    uint32_t flags;          /* groups, per-axis shape facts, convention */
+    uint32_t quant;          /* quantized parameters; 0 for a float problem */
+    char data_layout[16];
+    char weight_layout[16];
+    int claimed;
+    int failed;              /* the query itself failed (not a refusal) */
+    char asked[IOHW_DESC_MAX];  /* the problem the answer is for */
+    char why[400];
+} exec_class;
+
+/* The class of a validated problem (its answer not filled in). */
+void iohw__exec_class_of(const iohw_problem *p, exec_class *k);
+
+/* 1 when two classes are the same. */
+int iohw__exec_same_class(const exec_class *a, const exec_class *b);
+
 /* --- what the program says about itself (exec_describe.c) -------------- */
 
 typedef struct exec_about {
     char name[64];
     char version[160];
     int protocol2;           /* it serves protocol 2 (--serve) */
+    int quantized;           /* quantized=1: it reads quantized cases */
     char data_layouts[512];  /* blank-separated; "" = any */
     char weight_layouts[1024];
 } exec_about;
@@ -131,12 +157,14 @@ int iohw__exec_layout_listed(const char *list, const char *layout);
 
 /* Writes IN.h5: one case EXEC_CASE_ID (schema 1) holding the problem and
  * x, w, bias (NULL: zeros, for a --supports query); y, y_f64 and err_bound
- * are placeholders filled with NaN. */
+ * are placeholders filled with NaN.  A quantized problem (specification
+ * section 11.4) also gets its requant values (requant; NULL: s_w 1, or
+ * multiplier 2^30 and shift 0, for a query) and a y of zeros. */
 int iohw__exec_write_input(const char *path, const iohw_problem *p,
                            const void *x, const void *w, const void *bias,
-                           iohw_error *err);
+                           const void *requant, iohw_error *err);
 
-/* Reads OUT.h5.  Returns 0 with y filled (need_y) or with nothing to read
+/* Reads OUT.h5 (y in the problem's y dtype).  Returns 0 with y filled (need_y) or with nothing to read
  * (a query's answer "claimed"); 1 when the program said `unsupported`
  * (the reason in err); -1 on a missing or malformed file (err set). */
 int iohw__exec_read_output(const char *path, const iohw_problem *p,

@@ -7,6 +7,8 @@
  *   protocols=1 2                  the protocol versions it speaks
  *   data_layouts=NCW NCHW NCDHW    the data layouts it takes (any if absent)
  *   weight_layouts=IOW IOHW        the weight layouts it takes (any if absent)
+ *   quantized=1                    it reads quantized cases (specification
+ *                                  section 11) and writes integer y
  *
  * Unknown keys and lines without '=' are ignored, so that later versions
  * can add keys.
@@ -69,7 +71,11 @@ void iohw__exec_about_parse(const char *text, exec_about *a)
             else if (strcmp(key, "weight_layouts") == 0)
                 copy_value(eq + 1, vlen, a->weight_layouts,
                            sizeof a->weight_layouts);
-            else if (strcmp(key, "protocols") == 0) {
+            else if (strcmp(key, "quantized") == 0) {
+                char v[16];
+                copy_value(eq + 1, vlen, v, sizeof v);
+                a->quantized = strcmp(v, "1") == 0;
+            } else if (strcmp(key, "protocols") == 0) {
                 char list[64];
                 copy_value(eq + 1, vlen, list, sizeof list);
                 a->protocol2 = has_word(list, "2", 1);

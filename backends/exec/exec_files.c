@@ -7,14 +7,18 @@
  * "user", seed 0, the descriptor and tags derived from the problem,
  * terms_max.  The writer insists on complete cases, so y, y_f64 and
  * err_bound are there too, as placeholders full of NaN: a program reads
- * exactly what `iohw oracle` reads (IOHW_READ_USER) and ignores them.
+ * exactly what `iohw oracle` reads (IOHW_READ_USER) and ignores them.  A
+ * quantized case (specification section 11.4) carries the quantization
+ * attributes, the requant datasets (s_w, or multiplier and shift) and a y
+ * of zeros, with no y_f64 or err_bound.
  *
  * OUT.h5 holds the answer: a root attribute `unsupported` (a string, the
  * reason), or the result y as a root dataset /y, or as /cases/<id>/y (a
  * case file, such as `iohw oracle IN.h5 -o OUT.h5` writes; <id> is the
  * case's id, or any id when /cases holds one case).  y
  * has the case's y shape (data layout order, C = C_out) and the stored
- * type of the case dtype (bf16: uint16 with encoding = "bf16").  The cases
+ * type of the case's y dtype (bf16: uint16 with encoding = "bf16"; a
+ * quantized case: int8, uint8 or int32).  The cases
  * module reads it (cases/answer.h).
  */
 #include "backends/exec/exec.h"
@@ -31,15 +35,61 @@
 #include "oracle/dtype.h"
 #include "oracle/oracle.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
+
+/* A query's requant values (specification section 11.4): valid ones, s_w
+ * 1 or multiplier 2^30 and shift 0, for every channel; NULL for an s32 y
+ * or when memory runs out (*failed set). */
+static void *placeholder_requant(const iohw_problem *p, int *failed)
+{
+    const int64_t n = iohw_quant_requant_count(p);
+    if (n == 0)
+        return NULL;
+    void *r = malloc(iohw_quant_requant_bytes(p));
+    *failed = r == NULL;
+    for (int64_t i = 0; r != NULL && i < n; i++) {
+        if (p->m_form == IOHW_QM_SCALES) {
+            ((float *)r)[i] = 1.0f;
+        } else {
+            ((int32_t *)r)[i] = INT32_C(1) << 30;
+            ((int32_t *)r)[n + i] = 0;
+        }
+    }
+    return r;
+}
+
+/* The output placeholders: y (NaN, or zeros in a quantized case), y_f64
+ * and err_bound (NaN; none in a quantized case).  0, or -1 when memory
+ * runs out. */
+static int placeholders(const iohw_problem *p, iohw_case *c)
+{
+    const int64_t ny = iohw_problem_y_count(p);
+    const size_t ey = iohw_dtype_size(iohw_problem_y_dtype(p));
+    if (iohw_problem_is_quant(p))
+        return (c->y = calloc((size_t)ny, ey)) != NULL ? 0 : -1;
+    c->y = malloc((size_t)ny * ey);
+    c->y_f64 = malloc((size_t)ny * sizeof(double));
+    c->err_bound = malloc((size_t)ny * sizeof(double));
+    if (c->y == NULL || c->y_f64 == NULL || c->err_bound == NULL)
+        return -1;
+    for (int64_t i = 0; i < ny; i++) {
+        iohw_dtype_store(p->dtype, c->y, (size_t)i, NAN);
+        c->y_f64[i] = NAN;
+        c->err_bound[i] = NAN;
+    }
+    return 0;
+}
 
 int iohw__exec_write_input(const char *path, const iohw_problem *p,
                            const void *x, const void *w, const void *bias,
-                           iohw_error *err)
+                           const void *requant, iohw_error *err)
 {
-    const size_t es = iohw_dtype_size(p->dtype);
-    const int64_t ny = iohw_problem_y_count(p);
+    const size_t ex = iohw_dtype_size(p->dtype);
+    const size_t ew = iohw_dtype_size(iohw_problem_w_dtype(p));
+    const size_t eb = iohw_dtype_size(iohw_problem_bias_dtype(p));
     char desc[IOHW_DESC_MAX], tags[512];
-    void *zx = NULL, *zw = NULL, *zb = NULL;
+    void *zx = NULL, *zw = NULL, *zb = NULL, *zr = NULL;
+    int failed = 0;
     iohw_case c;
     int rc = -1;
 
@@ -56,29 +106,23 @@ int iohw__exec_write_input(const char *path, const iohw_problem *p,
     c.tags = tags;
     c.terms_max = iohw_oracle_terms_max(p);
     if (x == NULL) {
-        zx = calloc((size_t)iohw_problem_x_count(p), es);
-        zw = calloc((size_t)iohw_problem_w_count(p), es);
-        zb = p->has_bias ? calloc((size_t)p->out_channels, es) : NULL;
+        zx = calloc((size_t)iohw_problem_x_count(p), ex);
+        zw = calloc((size_t)iohw_problem_w_count(p), ew);
+        zb = p->has_bias ? calloc((size_t)p->out_channels, eb) : NULL;
+        zr = placeholder_requant(p, &failed);
         x = zx;
         w = zw;
         bias = zb;
+        requant = zr;
     }
     c.x = (void *)(uintptr_t)x;
     c.w = (void *)(uintptr_t)w;
     c.bias = p->has_bias ? (void *)(uintptr_t)bias : NULL;
-    c.y = malloc((size_t)ny * es);
-    c.y_f64 = malloc((size_t)ny * sizeof(double));
-    c.err_bound = malloc((size_t)ny * sizeof(double));
-    if (c.terms_max < 0 || x == NULL || w == NULL ||
-        (p->has_bias && bias == NULL) || c.y == NULL || c.y_f64 == NULL ||
-        c.err_bound == NULL) {
+    c.requant = (void *)(uintptr_t)requant;
+    if (c.terms_max < 0 || x == NULL || w == NULL || failed ||
+        (p->has_bias && bias == NULL) || placeholders(p, &c) != 0) {
         iohw_error_set(err, "out of memory writing %s", path);
         goto done;
-    }
-    for (int64_t i = 0; i < ny; i++) {
-        iohw_dtype_store(p->dtype, c.y, (size_t)i, NAN);
-        c.y_f64[i] = NAN;
-        c.err_bound[i] = NAN;
     }
 
     /* The file. */
@@ -97,6 +141,7 @@ done:
     free(zx);
     free(zw);
     free(zb);
+    free(zr);
     return rc;
 }
 

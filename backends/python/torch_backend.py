@@ -31,6 +31,17 @@ max(stride, dilation); per axis, with p = min(pad_begin, pad_end):
 dtypes: f32 and f64; f16 and bf16 only when this torch computes them on
 the CPU (asked with a tiny problem in the --supports query).
 
+Quantized cases (s8 and u8 x, the specification section 11; --describe
+says quantized=1): every one is claimed and computed without torch, by
+quant_plain.py beside this file, a plain numpy implementation of the
+section in exact integers (every rounding mode, gemmlowp's multiplier and
+shift included).  IN.h5 carries the quantization attributes (w_dtype,
+y_dtype, zp_x, zp_w, zp_y, rounding, m_form, per_channel, s_x, s_y) and the
+requant datasets (s_w, or multiplier and shift); y is written as int8,
+uint8 or int32.  IOHW_EXAMPLE_QUANT_FAULT=zp_x makes it compute as if x's
+zero point were 0: a seeded fault for the tests, which iohw run must FAIL
+and diagnose ("x's zero point not subtracted").
+
 The tensor torch returns must have the shape PyTorch documents for
 ConvTranspose ((in - 1) * stride - 2 * padding + dilation * (kernel - 1) +
 output_padding + 1 per axis): anything else is an error ("torch returned
@@ -90,7 +101,32 @@ def read_case(path):
     for key in ("in_size", "kernel", "stride", "dilation", "pad_begin",
                 "pad_end", "output_padding", "out_size"):
         prob[key] = [int(v) for v in a[key]]
+    if prob["dtype"] in ("s8", "u8"):
+        prob["quant"] = read_quant(a, g)
     return prob, g, f
+
+
+def read_quant(a, g):
+    """The quantization block of a quantized case (specification section
+    11.4): attributes and requant datasets."""
+    q = {"w_dtype": read_string(a, "w_dtype"),
+         "y_dtype": read_string(a, "y_dtype")}
+    for key in ("zp_x", "zp_w", "zp_y"):
+        q[key] = int(a[key])
+    if os.environ.get("IOHW_EXAMPLE_QUANT_FAULT") == "zp_x":
+        q["zp_x"] = 0
+    if q["y_dtype"] == "s32":
+        return q
+    q["rounding"] = read_string(a, "rounding")
+    q["m_form"] = read_string(a, "m_form")
+    q["per_channel"] = int(a["per_channel"])
+    if q["m_form"] == "scales":
+        q["s_x"], q["s_y"] = float(a["s_x"]), float(a["s_y"])
+        q["s_w"] = [float(v) for v in g["s_w"][()]]
+    else:
+        q["multiplier"] = [int(v) for v in g["multiplier"][()]]
+        q["shift"] = [int(v) for v in g["shift"][()]]
+    return q
 
 
 def torch_dtype(torch, name):
@@ -126,8 +162,9 @@ def check_shape(full, prob, n, padding, output_padding):
 
 
 def dtype_computed(name):
-    """None when torch computes conv_transpose in this dtype, else why."""
-    if name in ("f32", "f64"):
+    """None when torch computes conv_transpose in this dtype (or
+    quant_plain.py a quantized case), else why."""
+    if name in ("f32", "f64", "s8", "u8"):
         return None
     torch = import_torch()
     import torch.nn.functional as F
@@ -155,30 +192,50 @@ def to_numpy(torch, np, t, dtype):
     return t.contiguous().numpy()
 
 
-def compute(prob, g):
-    import numpy as np
-    torch = import_torch()
-    import torch.nn.functional as F
-    torch.set_num_threads(1)
-
-    R = prob["rank"]
-    sp = SPATIAL[R]
-    G = prob["groups"]
-    Mg = prob["out_channels"] // G
-    dt = prob["dtype"]
-
-    # x to N, C, spatial.
+def canonical_inputs(np, prob, g):
+    """x as N, C, spatial and w as I (all C_in), O (Mg), spatial."""
+    sp = SPATIAL[prob["rank"]]
+    Mg = prob["out_channels"] // prob["groups"]
     xl = prob["data_layout"]
-    canon = "NC" + sp
-    x = np.transpose(g["x"][()], [xl.index(ch) for ch in canon])
-
-    # w to I (all C_in), O (Mg), spatial.
+    x = np.transpose(g["x"][()], [xl.index(ch) for ch in "NC" + sp])
     wl = prob["weight_layout"]
     if "G" in wl:
         w = np.transpose(g["w"][()], [wl.index(ch) for ch in "GIO" + sp])
         w = w.reshape((prob["in_channels"], Mg) + tuple(prob["kernel"]))
     else:
         w = np.transpose(g["w"][()], [wl.index(ch) for ch in "IO" + sp])
+    return x, w
+
+
+def to_data_layout(np, prob, y):
+    """y (N, C, spatial) in the case's data layout."""
+    canon = "NC" + SPATIAL[prob["rank"]]
+    return np.ascontiguousarray(np.transpose(y, [canon.index(ch)
+                                                 for ch in prob["data_layout"]]))
+
+
+def compute_quant(prob, g):
+    """A quantized case's y, by quant_plain.py (no torch)."""
+    import numpy as np
+    import quant_plain
+    x, w = canonical_inputs(np, prob, g)
+    bias = g["bias"][()] if prob["has_bias"] else None
+    y = quant_plain.conv_transpose_quant(x, w, bias, prob, prob["quant"])
+    return to_data_layout(np, prob, y)
+
+
+def compute(prob, g):
+    if "quant" in prob:
+        return compute_quant(prob, g)
+    import numpy as np
+    torch = import_torch()
+    import torch.nn.functional as F
+    torch.set_num_threads(1)
+
+    R = prob["rank"]
+    G = prob["groups"]
+    dt = prob["dtype"]
+    x, w = canonical_inputs(np, prob, g)
     tx = to_torch(torch, np, x, dt)
     tw = to_torch(torch, np, w, dt)
     tb = to_torch(torch, np, g["bias"][()], dt) if prob["has_bias"] else None
@@ -214,10 +271,7 @@ def compute(prob, g):
         dst = dst.narrow(2 + a, 0, n)
     dst.copy_(src)
 
-    # Back to the data layout.
-    yn = to_numpy(torch, np, y, dt)
-    return np.ascontiguousarray(np.transpose(yn, [canon.index(ch)
-                                                  for ch in xl]))
+    return to_data_layout(np, prob, to_numpy(torch, np, y, dt))
 
 
 def main(argv):
@@ -256,7 +310,7 @@ def describe():
         v = "torch " + version("torch")
     except Exception:  # no metadata: ask torch itself
         v = "torch " + import_torch().__version__
-    return "name=torch_backend.py\nversion=%s\nprotocols=1 2\n" % v
+    return "name=torch_backend.py\nversion=%s\nprotocols=1 2\nquantized=1\n" % v
 
 
 def read_message(f):

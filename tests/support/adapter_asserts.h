@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness/loader.h"
@@ -28,6 +29,20 @@ static inline void load_or_skip(const char *name, iohw_loaded_backend *lb)
     if (access(path, F_OK) != 0)
         cr_skip_test("%s was not built (its library was not found)", path);
     cr_assert_eq(iohw_backend_load(path, lb, &err), 0, "%s", err.msg);
+}
+
+/* Writes an executable shell script (#!/bin/sh, then body) into the
+ * scratch folder as exec-TAG-PID.sh, for the exec adapter to run, and
+ * returns its path. */
+static inline void exec_script(const char *tag, const char *body, char *path,
+                               size_t n)
+{
+    snprintf(path, n, "%s/exec-%s-%d.sh", IOHW_TEST_TMP, tag, (int)getpid());
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "cannot write %s", path);
+    fprintf(f, "#!/bin/sh\n%s", body);
+    cr_assert_eq(fclose(f), 0);
+    cr_assert_eq(chmod(path, 0755), 0);
 }
 
 /* Loads the exec adapter running command (IOHW_EXEC_COMMAND), with

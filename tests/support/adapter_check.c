@@ -14,6 +14,7 @@
 #include "oracle/descriptor.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 int iohw_test_make_case(const char *desc, iohw_case *c, iohw_error *err)
 {
@@ -25,27 +26,47 @@ int iohw_test_make_case(const char *desc, iohw_case *c, iohw_error *err)
     return 0;
 }
 
+/* run(), or run_quant() for a quantized case (specification section
+ * 11.4); a table without run_quant is an error. */
+static int call_backend(const iohw_loaded_backend *lb, const iohw_problem *p,
+                        const void *x, const void *w, const void *b,
+                        const void *rq, void *y)
+{
+    const iohw_backend *t = lb->table;
+    if (!iohw_problem_is_quant(p))
+        return t->run(lb->ctx, p, x, w, b, y);
+    if (!IOHW_HAS_MEMBER(t, iohw_backend, run_quant) || t->run_quant == NULL)
+        return IOHW_UNSUPPORTED;
+    return t->run_quant(lb->ctx, p, x, w, b, rq, y);
+}
+
 int iohw_test_run_case(const iohw_loaded_backend *lb, const iohw_case *c,
                        iohw_result *r, int *inputs_changed, iohw_error *err)
 {
     const iohw_problem *p = &c->p;
-    const size_t es = iohw_dtype_size(p->dtype);
+    const iohw_dtype yd = iohw_problem_y_dtype(p);
+    const size_t es = iohw_dtype_size(yd);
     const int64_t ny = iohw_problem_y_count(p);
-    const size_t nx = (size_t)iohw_problem_x_count(p) * es;
-    const size_t nw = (size_t)iohw_problem_w_count(p) * es;
-    const size_t nb = (size_t)iohw_problem_bias_count(p) * es;
+    const size_t nx = (size_t)iohw_problem_x_count(p) * iohw_dtype_size(p->dtype);
+    const size_t nw = (size_t)iohw_problem_w_count(p) *
+                      iohw_dtype_size(iohw_problem_w_dtype(p));
+    const size_t nb = (size_t)iohw_problem_bias_count(p) *
+                      iohw_dtype_size(iohw_problem_bias_dtype(p));
+    const size_t nr = iohw_quant_requant_bytes(p);
     unsigned char sent[8];
     int rc = -1;
 
     /* Copies of the inputs; y full of the sentinel. */
     memset(r, 0, sizeof *r);
     *inputs_changed = 0;
-    if ((size_t)iohw_worker_sentinel((int)p->dtype, sent) != es)
-        return iohw_error_set(err, "no sentinel for dtype %d", (int)p->dtype);
+    if ((size_t)iohw_worker_sentinel((int)yd, sent) != es)
+        return iohw_error_set(err, "no sentinel for dtype %d", (int)yd);
     unsigned char *x = malloc(nx), *w = malloc(nw);
     unsigned char *b = nb > 0 ? malloc(nb) : NULL;
+    unsigned char *rq = nr > 0 ? malloc(nr) : NULL;
     unsigned char *y = malloc((size_t)ny * es);
-    if (x == NULL || w == NULL || y == NULL || (nb > 0 && b == NULL)) {
+    if (x == NULL || w == NULL || y == NULL || (nb > 0 && b == NULL) ||
+        (nr > 0 && rq == NULL)) {
         iohw_error_set(err, "out of memory");
         goto done;
     }
@@ -53,25 +74,30 @@ int iohw_test_run_case(const iohw_loaded_backend *lb, const iohw_case *c,
     memcpy(w, c->w, nw);
     if (nb > 0)
         memcpy(b, c->bias, nb);
+    if (nr > 0)
+        memcpy(rq, c->requant, nr);
     for (int64_t i = 0; i < ny; i++)
         memcpy(y + (size_t)i * es, sent, es);
 
     /* Run and judge. */
-    int st = lb->table->run(lb->ctx, p, x, w, b, y);
+    int st = call_backend(lb, p, x, w, b, rq, y);
     if (st == IOHW_OK) {
         iohw_compare(c, y, sent, r);
     } else {
         r->status = IOHW_RESULT_ERROR;
-        snprintf(r->message, sizeof r->message, "run() returned %d: %.400s",
-                 st, iohw_backend_last_error(lb));
+        snprintf(r->message, sizeof r->message, "%s returned %d: %.400s",
+                 iohw_problem_is_quant(p) ? "run_quant()" : "run()", st,
+                 iohw_backend_last_error(lb));
     }
     *inputs_changed = memcmp(x, c->x, nx) != 0 || memcmp(w, c->w, nw) != 0 ||
-                      (nb > 0 && memcmp(b, c->bias, nb) != 0);
+                      (nb > 0 && memcmp(b, c->bias, nb) != 0) ||
+                      (nr > 0 && memcmp(rq, c->requant, nr) != 0);
     rc = 0;
 done:
     free(x);
     free(w);
     free(b);
+    free(rq);
     free(y);
     return rc;
 }

@@ -16,10 +16,11 @@
 /* Builds a complete case (id "t", oracle on one thread) from a descriptor. */
 int iohw_test_make_case(const char *desc, iohw_case *c, iohw_error *err);
 
-/* Runs a case the backend claims.  r->status is PASS or FAIL from
- * iohw_compare, or ERROR when run() failed (r->message then holds the status
- * and the backend's last_error).  *inputs_changed is 1 when the backend
- * wrote into its copies of x, w or bias.  Returns 0, or -1 when memory runs
+/* Runs a case the backend claims (a quantized one through run_quant()).
+ * r->status is PASS or FAIL from iohw_compare, or ERROR when the call
+ * failed (r->message then holds the status and the backend's last_error).
+ * *inputs_changed is 1 when the backend wrote into its copies of x, w,
+ * bias or requant.  Returns 0, or -1 when memory runs
  * out (err set). */
 int iohw_test_run_case(const iohw_loaded_backend *lb, const iohw_case *c,
                        iohw_result *r, int *inputs_changed, iohw_error *err);
