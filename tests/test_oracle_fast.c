@@ -173,6 +173,17 @@ Test(oracle_fast, equals_the_definition_on_random_problems_in_every_dtype_and_fi
     cr_expect_gt(made, 150, "only %d random problems were valid", made);
 }
 
+/* check_case on each of n descriptor texts. */
+static void check_texts(const char *const *texts, size_t n, const char *id)
+{
+    for (size_t i = 0; i < n; i++) {
+        iohw_desc d;
+        iohw_error err;
+        cr_assert_eq(iohw_desc_parse(texts[i], &d, &err), 0, "%s: %s", texts[i], err.msg);
+        check_case(texts[i], &d, id);
+    }
+}
+
 /* Rows of more than 512 output columns per phase go through the tuned
  * kernel's blocks. */
 Test(oracle_fast, equals_the_definition_on_long_rows)
@@ -183,12 +194,7 @@ Test(oracle_fast, equals_the_definition_on_long_rows)
         "ci=4 co=2 g=2 in=2x1100 k=2x4 s=1x2 d=1x3 pad=0x1:4 dt=bf16 fill=range",
         "ci=1 co=1 in=3000 k=1 dt=f16 fill=special",
     };
-    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
-        iohw_desc d;
-        iohw_error err;
-        cr_assert_eq(iohw_desc_parse(texts[i], &d, &err), 0, "%s: %s", texts[i], err.msg);
-        check_case(texts[i], &d, "long");
-    }
+    check_texts(texts, sizeof texts / sizeof texts[0], "long");
 }
 
 /* The plain-double path's blocks of 8 outputs: rows shorter and longer
@@ -206,12 +212,7 @@ Test(oracle_fast, equals_the_definition_on_blocks_of_outputs)
         "ci=24 co=6 in=300 k=10 s=5 pad=3:2 bias=1 dt=f32 fill=special",
         "n=2 ci=3 co=9 in=2x2 k=1x5 s=3x1 d=1x3 pad=0x4:1 op=2x0 dt=f32 fill=range",
     };
-    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
-        iohw_desc d;
-        iohw_error err;
-        cr_assert_eq(iohw_desc_parse(texts[i], &d, &err), 0, "%s: %s", texts[i], err.msg);
-        check_case(texts[i], &d, "blocks");
-    }
+    check_texts(texts, sizeof texts / sizeof texts[0], "blocks");
 }
 
 /* An output no tap reaches, or a lane of a block a tap does not reach,
