@@ -11,18 +11,13 @@
  * as iohw_conv_transpose_def, plus:
  *
  *   threads <= 1: run on the calling thread; more: split the (n, g, m)
- *           output planes (dd = 0: the blocks of output channels of a
- *           group) between that many threads.
+ *           output planes between that many threads.
  *
  * How it is fast
  * ==============
  *
- * In plain double (dd = 0) the work goes to conv_transpose_os.c, which keeps
- * the sums of a block of outputs in registers (output stationary); what
- * follows is the double-double path, which adds each term to an
- * accumulator in memory.  Every output element is computed by one thread
- * with the same code, so thread count never changes a bit.  Every rank is
- * treated as 3-d by both: missing
+ * Each output plane (n, g, m) is computed by one thread with the same code,
+ * so thread count never changes a bit.  Every rank is treated as 3-d: missing
  * leading axes have extent 1, stride 1, dilation 1 and no padding.
  * Out-of-range taps are skipped by precomputing, per axis and per tap, the
  * range of input positions whose output lands in [0, O); the innermost loop
@@ -121,11 +116,13 @@ typedef struct tap_rows {
     int64_t a_off, a_sd, a_sh;
 } tap_rows;
 
-/* (yh, yl) += x[j]*wv, (eh, el) += |x[j]*wv| in double-double. */
-CLONES("arch=x86-64-v3", "default")
-static void taps_dd(int64_t ntaps, const tap_rows *rows, const double *w,
-                    const double *restrict x, double *restrict yh, double *restrict yl,
-                    double *restrict eh, double *restrict el)
+/* The loops of both; dd is a constant in each caller, so each compiles to
+ * its own loop. */
+static IOHW__ALWAYS_INLINE void taps_loop(int64_t ntaps, const tap_rows *rows,
+                                          const double *w, const double *restrict x,
+                                          double *restrict yh, double *restrict yl,
+                                          double *restrict eh, double *restrict el,
+                                          const int dd)
 {
     for (int64_t k = 0; k < ntaps; k++) {
         const tap_rows *t = &rows[k];
@@ -134,11 +131,30 @@ static void taps_dd(int64_t ntaps, const tap_rows *rows, const double *w,
             for (int64_t h = 0; h < t->nh; h++) {
                 const double *xr = x + t->x_off + d * t->x_sd + h * t->x_sh;
                 const int64_t a = t->a_off + d * t->a_sd + h * t->a_sh;
-                for (int64_t j = 0; j < t->len; j++)
-                    iohw__add_term_dd(xr[j], wv, &yh[a + j], &yl[a + j], &eh[a + j],
-                                      &el[a + j]);
+                for (int64_t j = 0; j < t->len; j++) {
+                    if (dd)
+                        iohw__add_term_dd(xr[j], wv, &yh[a + j], &yl[a + j],
+                                          &eh[a + j], &el[a + j]);
+                    else
+                        iohw__add_term(xr[j], wv, &yh[a + j], &eh[a + j]);
+                }
             }
     }
+}
+
+CLONES("arch=x86-64-v3", "default")
+static void taps_plain(int64_t ntaps, const tap_rows *rows, const double *w,
+                       const double *x, double *yh, double *eh)
+{
+    taps_loop(ntaps, rows, w, x, yh, NULL, eh, NULL, 0);
+}
+
+/* The same in double-double: (yh, yl) += x[j]*wv, (eh, el) += |x[j]*wv|. */
+CLONES("arch=x86-64-v3", "default")
+static void taps_dd(int64_t ntaps, const tap_rows *rows, const double *w,
+                    const double *x, double *yh, double *yl, double *eh, double *el)
+{
+    taps_loop(ntaps, rows, w, x, yh, yl, eh, el, 1);
 }
 
 /*
@@ -281,7 +297,10 @@ static void plane(const plan *pl, int64_t q, const accum *ac)
             const int64_t ci = g * Cg + c;
             const double *xp = pl->x + (n * C_in + ci) * in_plane;
             const double *wp = pl->w + (ci * Mg + m) * taps;
-            taps_dd(taps, ac->rows, wp, xp, ac->yh, ac->yl, ac->eh, ac->el);
+            if (pl->dd)
+                taps_dd(taps, ac->rows, wp, xp, ac->yh, ac->yl, ac->eh, ac->el);
+            else
+                taps_plain(taps, ac->rows, wp, xp, ac->yh, ac->eh);
         }
     }
 
