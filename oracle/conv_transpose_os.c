@@ -38,8 +38,12 @@
 #define TILE 32768          /* blocks * channels of x per tile (256 KiB) */
 #define TILE_MAX 128        /* blocks per tile */
 
-typedef double vd __attribute__((vector_size(V * sizeof(double))));
-typedef int64_t vi __attribute__((vector_size(V * sizeof(int64_t))));
+/* Vectors of 8 lanes (one AVX-512 register) and of 4 (one AVX2 register;
+ * a block is then two of them). */
+typedef double vd8 __attribute__((vector_size(8 * sizeof(double))));
+typedef int64_t vi8 __attribute__((vector_size(8 * sizeof(int64_t))));
+typedef double vd4 __attribute__((vector_size(4 * sizeof(double))));
+typedef int64_t vi4 __attribute__((vector_size(4 * sizeof(int64_t))));
 
 /* One tap of one block. */
 typedef struct entry {
@@ -68,83 +72,100 @@ typedef struct phase {
 
 __extension__ typedef __int128 wide;
 
-/* v in every lane (a macro: a function returning a vector would change the
- * ABI between clones). */
-_Static_assert(V == 8, "SPLAT names 8 lanes");
-#define SPLAT(v) ((vd){(v), (v), (v), (v), (v), (v), (v), (v)})
-
 /*
  * The sums of one block for mb output channels: acc = bias (eac = |bias|),
  * then for c ascending and each tap in order, t = x*w (or -0.0 in a lane the
  * tap does not reach), acc += t, eac += |t|.  x is the first channel's
  * plane (channels LV apart), w the first channel's weights in wt (channels
- * wc apart, output channels next to each other).
+ * wc apart, output channels next to each other).  The block is NP vectors
+ * of type VD (VI: the same bits as integers); x * w[u] multiplies every
+ * lane by the one weight.
  */
-static IOHW__ALWAYS_INLINE void block_sum(const entry *e, int64_t ne, const double *x,
-                                          int64_t LV, int64_t Cg, const double *w,
-                                          int64_t wc, const double *bias,
-                                          double (*ya)[V], double (*ea)[V], const int mb)
-{
-    vd acc[MB], eac[MB];
-    vi absmask;
-    for (int l = 0; l < V; l++)
-        absmask[l] = INT64_MAX;
-    for (int u = 0; u < mb; u++) {
-        acc[u] = SPLAT(bias[u]);
-        eac[u] = SPLAT(fabs(bias[u]));
-    }
-    for (int64_t c = 0; c < Cg; c++) {
-        const double *xc = x + c * LV;
-        const double *wp = w + c * wc;
-        for (int64_t t = 0; t < ne; t++) {
-            vd xv;
-            memcpy(&xv, xc + e[t].xoff, sizeof xv);
-            const double *wk = wp + e[t].kw;
-            if (e[t].full) {
-                for (int u = 0; u < mb; u++) {
-                    const vd p = xv * SPLAT(wk[u]);
-                    acc[u] += p;
-                    eac[u] += (vd)((vi)p & absmask);
-                }
-            } else {
-                vi keep, fill;
-                memcpy(&keep, e[t].keep, sizeof keep);
-                memcpy(&fill, e[t].fill, sizeof fill);
-                for (int u = 0; u < mb; u++) {
-                    const vd p = (vd)(((vi)(xv * SPLAT(wk[u])) & keep) | fill);
-                    acc[u] += p;
-                    eac[u] += (vd)((vi)p & absmask);
-                }
-            }
-        }
-    }
-    for (int u = 0; u < mb; u++)
-        for (int l = 0; l < V; l++) {
-            ya[u][l] = acc[u][l];
-            ea[u][l] = eac[u][l];
-        }
-}
-
-/* block_sum for 4, 2 and 1 output channels (4 only where there are 32
- * vector registers: AVX-512). */
 #define SUM_ARGS const entry *e, int64_t ne, const double *x, int64_t LV, int64_t Cg, \
     const double *w, int64_t wc, const double *bias, double (*ya)[V], double (*ea)[V]
-CLONES("arch=x86-64-v4", "arch=x86-64-v3", "default")
-static void sum_4(SUM_ARGS)
+#define BLOCK_SUM(VD, VI, NP, mb)                                                   \
+    do {                                                                            \
+        enum { W = V / (NP) };                                                      \
+        VD acc[mb][NP], eac[mb][NP];                                                \
+        VI absmask;                                                                 \
+        for (int l = 0; l < W; l++)                                                 \
+            absmask[l] = INT64_MAX;                                                 \
+        for (int u = 0; u < (mb); u++) {                                            \
+            double bv[W], ev[W];                                                    \
+            for (int l = 0; l < W; l++) {                                           \
+                bv[l] = bias[u];                                                    \
+                ev[l] = fabs(bias[u]);                                              \
+            }                                                                       \
+            for (int h = 0; h < (NP); h++) {                                        \
+                memcpy(&acc[u][h], bv, sizeof(VD));                                 \
+                memcpy(&eac[u][h], ev, sizeof(VD));                                 \
+            }                                                                       \
+        }                                                                           \
+        for (int64_t c = 0; c < Cg; c++) {                                          \
+            const double *xc = x + c * LV;                                          \
+            const double *wp = w + c * wc;                                          \
+            for (int64_t t = 0; t < ne; t++) {                                      \
+                VD xv[NP];                                                          \
+                for (int h = 0; h < (NP); h++)                                      \
+                    memcpy(&xv[h], xc + e[t].xoff + h * W, sizeof(VD));             \
+                const double *wk = wp + e[t].kw;                                    \
+                if (e[t].full) {                                                    \
+                    for (int u = 0; u < (mb); u++)                                  \
+                        for (int h = 0; h < (NP); h++) {                            \
+                            const VD p = xv[h] * wk[u];                             \
+                            acc[u][h] += p;                                         \
+                            eac[u][h] += (VD)((VI)p & absmask);                     \
+                        }                                                           \
+                } else {                                                            \
+                    VI keep[NP], fill[NP];                                          \
+                    for (int h = 0; h < (NP); h++) {                                \
+                        memcpy(&keep[h], e[t].keep + h * W, sizeof(VI));            \
+                        memcpy(&fill[h], e[t].fill + h * W, sizeof(VI));            \
+                    }                                                               \
+                    for (int u = 0; u < (mb); u++)                                  \
+                        for (int h = 0; h < (NP); h++) {                            \
+                            const VD p = (VD)(((VI)(xv[h] * wk[u]) & keep[h]) |     \
+                                              fill[h]);                             \
+                            acc[u][h] += p;                                         \
+                            eac[u][h] += (VD)((VI)p & absmask);                     \
+                        }                                                           \
+                }                                                                   \
+            }                                                                       \
+        }                                                                           \
+        for (int u = 0; u < (mb); u++)                                              \
+            for (int h = 0; h < (NP); h++) {                                        \
+                memcpy(&ya[u][h * W], &acc[u][h], sizeof(VD));                      \
+                memcpy(&ea[u][h * W], &eac[u][h], sizeof(VD));                      \
+            }                                                                       \
+    } while (0)
+
+/* Four output channels in AVX-512 registers (32 of them hold the sums), and
+ * two or one in vectors of 4 (AVX2 has 16), for every x86-64. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define WIDE_REGS() __builtin_cpu_supports("avx512f")
+__attribute__((target("arch=x86-64-v4")))
+static void sum8_4(SUM_ARGS)
 {
-    block_sum(e, ne, x, LV, Cg, w, wc, bias, ya, ea, 4);
+    BLOCK_SUM(vd8, vi8, 1, 4);
+}
+#else
+#define WIDE_REGS() 0
+static void sum8_4(SUM_ARGS)
+{
+    BLOCK_SUM(vd8, vi8, 1, 4);
+}
+#endif
+
+CLONES("arch=x86-64-v4", "arch=x86-64-v3", "default")
+static void sum4_2(SUM_ARGS)
+{
+    BLOCK_SUM(vd4, vi4, 2, 2);
 }
 
 CLONES("arch=x86-64-v4", "arch=x86-64-v3", "default")
-static void sum_2(SUM_ARGS)
+static void sum4_1(SUM_ARGS)
 {
-    block_sum(e, ne, x, LV, Cg, w, wc, bias, ya, ea, 2);
-}
-
-CLONES("arch=x86-64-v4", "arch=x86-64-v3", "default")
-static void sum_1(SUM_ARGS)
-{
-    block_sum(e, ne, x, LV, Cg, w, wc, bias, ya, ea, 1);
+    BLOCK_SUM(vd4, vi4, 2, 1);
 }
 
 /* The sums of one block for output channels [0, mb) of an MB-block. */
@@ -152,13 +173,13 @@ static void block_run(int wide_regs, int64_t mb, SUM_ARGS)
 {
     int64_t u = 0;
     if (mb == 4 && wide_regs) {
-        sum_4(e, ne, x, LV, Cg, w, wc, bias, ya, ea);
+        sum8_4(e, ne, x, LV, Cg, w, wc, bias, ya, ea);
         return;
     }
     for (; u + 2 <= mb; u += 2)
-        sum_2(e, ne, x, LV, Cg, w + u, wc, bias + u, ya + u, ea + u);
+        sum4_2(e, ne, x, LV, Cg, w + u, wc, bias + u, ya + u, ea + u);
     for (; u < mb; u++)
-        sum_1(e, ne, x, LV, Cg, w + u, wc, bias + u, ya + u, ea + u);
+        sum4_1(e, ne, x, LV, Cg, w + u, wc, bias + u, ya + u, ea + u);
 }
 
 /* The taps of phase r on axis a (see phase). */
@@ -337,9 +358,7 @@ int iohw__ct_os_units(const iohw__ct_plan *pl, int64_t u0, int64_t u1)
         sc.tb = 1;
     if (sc.tb > TILE_MAX)
         sc.tb = TILE_MAX;
-#if defined(__x86_64__) && defined(__GNUC__)
-    sc.wide_regs = __builtin_cpu_supports("avx512f");
-#endif
+    sc.wide_regs = WIDE_REGS();
     int64_t *ax = malloc((size_t)(4 * ksum) * sizeof *ax);
     sc.e = malloc((size_t)(sc.tb * taps) * sizeof *sc.e);
     sc.b = malloc((size_t)sc.tb * sizeof *sc.b);
