@@ -37,6 +37,7 @@
 #define MB 4                /* output channels summed at once */
 #define TILE 32768          /* blocks * channels of x per tile (256 KiB) */
 #define TILE_MAX 128        /* blocks per tile */
+#define ENTRIES_MAX 65536   /* taps of the blocks of a tile (at least one block) */
 
 /* Vectors of 8 lanes (one AVX-512 register) and of 4 (one AVX2 register;
  * a block is then two of them). */
@@ -348,16 +349,27 @@ int iohw__ct_os_units(const iohw__ct_plan *pl, int64_t u0, int64_t u1)
 {
     scratch sc;
     memset(&sc, 0, sizeof sc);
+    /* The taps of one phase: on each axis those of one residue modulo
+     * S / gcd(S, D). */
     int64_t taps = 1, ksum = 0;
     for (int a = 0; a < 3; a++) {
-        taps *= pl->K[a];
+        int64_t p = pl->S[a], q = pl->D[a];
+        while (q != 0) {
+            const int64_t t = p % q;
+            p = q;
+            q = t;
+        }
+        const int64_t step = pl->S[a] / p;
+        taps *= (pl->K[a] + step - 1) / step;
         ksum += pl->K[a];
     }
     sc.tb = TILE / (pl->N * pl->Cg * V);
-    if (sc.tb < 1)
-        sc.tb = 1;
+    if (sc.tb > ENTRIES_MAX / taps)
+        sc.tb = ENTRIES_MAX / taps;
     if (sc.tb > TILE_MAX)
         sc.tb = TILE_MAX;
+    if (sc.tb < 1)
+        sc.tb = 1;
     sc.wide_regs = WIDE_REGS();
     int64_t *ax = malloc((size_t)(4 * ksum) * sizeof *ax);
     sc.e = malloc((size_t)(sc.tb * taps) * sizeof *sc.e);
