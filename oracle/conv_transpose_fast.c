@@ -11,13 +11,18 @@
  * as iohw_conv_transpose_def, plus:
  *
  *   threads <= 1: run on the calling thread; more: split the (n, g, m)
- *           output planes between that many threads.
+ *           output planes (plain double on AVX2: the blocks of output
+ *           channels of a group) between that many threads.
  *
  * How it is fast
  * ==============
  *
- * Each output plane (n, g, m) is computed by one thread with the same code,
- * so thread count never changes a bit.  Every rank is treated as 3-d: missing
+ * In plain double (dd = 0) on a CPU with AVX2 the work goes to
+ * conv_transpose_os.c, which keeps the sums of a block of outputs in
+ * registers (output stationary); what follows is the path for double-double
+ * and for older CPUs, which adds each term to an accumulator in memory.
+ * Every output element is computed by one thread with the same code, so
+ * thread count never changes a bit.  Every rank is treated as 3-d: missing
  * leading axes have extent 1, stride 1, dilation 1 and no padding.
  * Out-of-range taps are skipped by precomputing, per axis and per tap, the
  * range of input positions whose output lands in [0, O); the innermost loop
@@ -311,7 +316,7 @@ static void *run_chunk(void *arg)
 {
     chunk *ch = arg;
     const plan *pl = ch->pl;
-    if (!pl->dd) {
+    if (pl->xm != NULL) {
         ch->status = iohw__ct_os_units(pl, ch->q0, ch->q1);
         return NULL;
     }
@@ -407,7 +412,7 @@ int iohw_conv_transpose_fast(const iohw_problem *p, const double *x,
 
     /* Plain double: its own copies of x and w, and units of work. */
     int64_t planes = pl.N * pl.C_out;
-    if (!dd && (planes = iohw__ct_os_prepare(&pl)) == 0) {
+    if (!dd && iohw__ct_os_usable() && (planes = iohw__ct_os_prepare(&pl)) == 0) {
         free(ranges);
         return iohw_error_set(err, "conv_transpose_fast: out of memory (copies of x "
                               "and w)");

@@ -52,7 +52,9 @@ typedef struct iohw__ct_plan {
 /* The plain-double path (dd = 0), output stationary (conv_transpose_os.c).
  * prepare: the copies of x and w it reads, and the number of its units of
  * work (0 when out of memory); release frees them.  units: computes units
- * [u0, u1), 0 or -1 when its scratch cannot be allocated. */
+ * [u0, u1), 0 or -1 when its scratch cannot be allocated.  usable: 1 when
+ * this CPU runs it (AVX2), else the scatter kernel runs. */
+int iohw__ct_os_usable(void);
 int64_t iohw__ct_os_prepare(iohw__ct_plan *pl);
 void iohw__ct_os_release(iohw__ct_plan *pl);
 int iohw__ct_os_units(const iohw__ct_plan *pl, int64_t u0, int64_t u1);

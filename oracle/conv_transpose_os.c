@@ -23,9 +23,11 @@
  * zeros on each side (xm).  w is read from a copy wt[g][m / MB][c][k][m % MB]
  * that puts the weights of one (c, k) for MB output channels side by side.
  *
- * The loops are compiled for AVX-512, AVX2 and plain x86-64 and picked at
- * run time; every clone does the same IEEE operations in the same order (no
- * contraction: -ffp-contract=off), so the results are identical.
+ * The loops are compiled for AVX-512 and AVX2 and picked at run time (a CPU
+ * without AVX2 runs the scatter kernel of conv_transpose_fast.c); each does
+ * the same IEEE operations in the same order (no contraction:
+ * -ffp-contract=off, and y + t written out, see ADD_TERM), so the
+ * results are identical.
  */
 #include "oracle/conv_transpose_internal.h"
 
@@ -114,7 +116,7 @@ __extension__ typedef __int128 wide;
                     for (int u = 0; u < (mb); u++)                                  \
                         for (int h = 0; h < (NP); h++) {                            \
                             const VD p = xv[h] * wk[u];                             \
-                            acc[u][h] += p;                                         \
+                            acc[u][h] = ADD_TERM(p, acc[u][h]);                     \
                             eac[u][h] += (VD)((VI)p & absmask);                     \
                         }                                                           \
                 } else {                                                            \
@@ -127,7 +129,7 @@ __extension__ typedef __int128 wide;
                         for (int h = 0; h < (NP); h++) {                            \
                             const VD p = (VD)(((VI)(xv[h] * wk[u]) & keep[h]) |     \
                                               fill[h]);                             \
-                            acc[u][h] += p;                                         \
+                            acc[u][h] = ADD_TERM(p, acc[u][h]);                     \
                             eac[u][h] += (VD)((VI)p & absmask);                     \
                         }                                                           \
                 }                                                                   \
@@ -140,31 +142,59 @@ __extension__ typedef __int128 wide;
             }                                                                       \
     } while (0)
 
-/* Four output channels in AVX-512 registers (32 of them hold the sums), and
- * two or one in vectors of 4 (AVX2 has 16), for every x86-64. */
+/*
+ * y + t with the operand order of the definition's compiled y += t: when
+ * both are NaN, x86 returns the first operand's NaN.  GCC compiles the
+ * definition's addition as t + y when optimizing (addsd from memory) and as
+ * y + t without optimization, and may swap the operands of a plain vector
+ * add, so the order is written out.  Four output channels in AVX-512
+ * registers (32 of them hold the sums), two or one in AVX2 vectors of 4 (16
+ * registers).  Without AVX2 the scatter kernel runs instead
+ * (iohw__ct_os_usable).
+ */
 #if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__OPTIMIZE__)
+#define ADD_FIRST(t, y) (t)
+#define ADD_SECOND(t, y) (y)
+#else
+#define ADD_FIRST(t, y) (y)
+#define ADD_SECOND(t, y) (t)
+#endif
+#define ADD_TERM(t, y) __extension__({                                  \
+        __typeof__(y) r_;                                               \
+        __asm__("vaddpd %2, %1, %0"                                     \
+                : "=v"(r_) : "v"(ADD_FIRST(t, y)), "v"(ADD_SECOND(t, y))); \
+        r_;                                                             \
+    })
 #define WIDE_REGS() __builtin_cpu_supports("avx512f")
-__attribute__((target("arch=x86-64-v4")))
-static void sum8_4(SUM_ARGS)
+#define ON_V4 __attribute__((target("arch=x86-64-v4")))
+#define ON_V3 __attribute__((target("arch=x86-64-v3")))
+int iohw__ct_os_usable(void)
 {
-    BLOCK_SUM(vd8, vi8, 1, 4);
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
 #else
+#define ADD_TERM(t, y) ((y) + (t))
 #define WIDE_REGS() 0
-static void sum8_4(SUM_ARGS)
+#define ON_V4
+#define ON_V3
+int iohw__ct_os_usable(void)
 {
-    BLOCK_SUM(vd8, vi8, 1, 4);
+    return 0;
 }
 #endif
 
-CLONES("arch=x86-64-v4", "arch=x86-64-v3", "default")
-static void sum4_2(SUM_ARGS)
+ON_V4 static void sum8_4(SUM_ARGS)
+{
+    BLOCK_SUM(vd8, vi8, 1, 4);
+}
+
+ON_V3 static void sum4_2(SUM_ARGS)
 {
     BLOCK_SUM(vd4, vi4, 2, 2);
 }
 
-CLONES("arch=x86-64-v4", "arch=x86-64-v3", "default")
-static void sum4_1(SUM_ARGS)
+ON_V3 static void sum4_1(SUM_ARGS)
 {
     BLOCK_SUM(vd4, vi4, 2, 1);
 }

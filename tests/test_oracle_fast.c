@@ -201,7 +201,7 @@ Test(oracle_fast, equals_the_definition_on_long_rows)
  * than a block, rows run together where they follow each other in x (k = s
  * and k = 2s with pad s/2), edges a tap reaches only partly, several tiles
  * of blocks, output channels in fours and the rest (Mg = 5, 7), many input
- * channels, and every special value. */
+ * channels, and every special value (with NaNs of both signs meeting). */
 Test(oracle_fast, equals_the_definition_on_blocks_of_outputs)
 {
     static const char *texts[] = {
@@ -211,6 +211,8 @@ Test(oracle_fast, equals_the_definition_on_blocks_of_outputs)
         "ci=9 co=6 g=3 in=13x13 k=3x3 pad=1x1 d=1x2 bias=1 dt=f16 fill=cancel",
         "ci=24 co=6 in=300 k=10 s=5 pad=3:2 bias=1 dt=f32 fill=special",
         "n=2 ci=3 co=9 in=2x2 k=1x5 s=3x1 d=1x3 pad=0x4:1 op=2x0 dt=f32 fill=range",
+        /* many specials per element: NaN from inf - inf meets NaN from x */
+        "ci=2 co=5 in=9x7 k=30x20 s=4x6 d=2x3 pad=7x2 bias=1 fill=special",
     };
     check_texts(texts, sizeof texts / sizeof texts[0], "blocks");
 }
