@@ -35,9 +35,10 @@
  * the loops below: c ascending, then the tap k in row-major order, then the
  * input position i in row-major order.  For one (c, k) an element receives at
  * most one term, so the order is (c, k) lexicographic.  The tuned kernel
- * (conv_transpose_fast.c) adds the same terms in the same order with the
- * same operations; tests/test_oracle_fast.c checks that both agree bit for
- * bit.  This function is the one to read; that one is the one to run.
+ * (conv_transpose_fast.c; conv_transpose_os.c in plain double) adds the
+ * same terms in the same order with the same operations;
+ * tests/test_oracle_fast.c checks that both agree bit for bit.  This
+ * function is the one to read; that one is the one to run.
  */
 #include "oracle/conv_transpose_internal.h"
 

@@ -11,13 +11,18 @@
  * as iohw_conv_transpose_def, plus:
  *
  *   threads <= 1: run on the calling thread; more: split the (n, g, m)
- *           output planes between that many threads.
+ *           output planes (plain double on AVX2: the blocks of output
+ *           channels of a group) between that many threads.
  *
  * How it is fast
  * ==============
  *
- * Each output plane (n, g, m) is computed by one thread with the same code,
- * so thread count never changes a bit.  Every rank is treated as 3-d: missing
+ * In plain double (dd = 0) on a CPU with AVX2 the work goes to
+ * conv_transpose_os.c, which keeps the sums of a block of outputs in
+ * registers (output stationary); what follows is the path for double-double
+ * and for older CPUs, which adds each term to an accumulator in memory.
+ * Every output element is computed by one thread with the same code, so
+ * thread count never changes a bit.  Every rank is treated as 3-d: missing
  * leading axes have extent 1, stride 1, dilation 1 and no padding.
  * Out-of-range taps are skipped by precomputing, per axis and per tap, the
  * range of input positions whose output lands in [0, O); the innermost loop
@@ -59,15 +64,7 @@
 #define MAX_THREADS 256
 #define JB 512          /* slots per block along W (see plane) */
 
-/* The problem as 3-d extents, and the per-tap input ranges. */
-typedef struct plan {
-    int64_t N, C_in, C_out, Cg, Mg;
-    int64_t L[3], K[3], S[3], D[3], P[3], O[3];
-    int64_t *ilo[3], *ihi[3];    /* per axis, per tap: valid i in [ilo, ihi) */
-    const double *x, *w, *bias;
-    double *y, *eb;
-    int dd;
-} plan;
+typedef iohw__ct_plan plan;
 
 typedef struct chunk {
     const plan *pl;
@@ -115,14 +112,6 @@ static void tap_range(int64_t L, int64_t S, int64_t D, int64_t P, int64_t O,
  * rows); every clone does the same IEEE operations in the same order, so
  * the results are identical.
  */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define CLONES(...) __attribute__((target_clones(__VA_ARGS__)))
-#endif
-#endif
-#ifndef CLONES
-#define CLONES(...)
-#endif
 
 /* Where the rows of one tap are, within one block of the accumulator
  * (nd = 0: the tap reaches no slot of the block). */
@@ -327,6 +316,10 @@ static void *run_chunk(void *arg)
 {
     chunk *ch = arg;
     const plan *pl = ch->pl;
+    if (pl->xm != NULL) {
+        ch->status = iohw__ct_os_units(pl, ch->q0, ch->q1);
+        return NULL;
+    }
     accum ac;
     ac.size = 1;
     for (int a = 0; a < 3; a++) {
@@ -417,8 +410,16 @@ int iohw_conv_transpose_fast(const iohw_problem *p, const double *x,
                       &pl.ilo[a][k], &pl.ihi[a][k]);
     }
 
-    /* Split the N*C_out planes into contiguous chunks, one per thread. */
-    const int64_t planes = pl.N * pl.C_out;
+    /* Plain double: its own copies of x and w, and units of work. */
+    int64_t planes = pl.N * pl.C_out;
+    if (!dd && iohw__ct_os_usable() && (planes = iohw__ct_os_prepare(&pl)) == 0) {
+        free(ranges);
+        return iohw_error_set(err, "conv_transpose_fast: out of memory (copies of x "
+                              "and w)");
+    }
+
+    /* Split the N*C_out planes (or the units) into contiguous chunks, one
+     * per thread. */
     int64_t T = threads < 1 ? 1 : threads;
     if (T > MAX_THREADS)
         T = MAX_THREADS;
@@ -447,6 +448,7 @@ int iohw_conv_transpose_fast(const iohw_problem *p, const double *x,
             run_chunk(&ch[t]);
     }
     free(ranges);
+    iohw__ct_os_release(&pl);
     for (int64_t t = 0; t < T; t++)
         if (ch[t].status != 0)
             return iohw_error_set(err, "conv_transpose_fast: out of memory (accumulator of an output plane of %lld elements)",

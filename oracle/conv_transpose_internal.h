@@ -27,6 +27,38 @@ int64_t iohw__volume(const int64_t *ext, int R);
  * by the definition and the quantized definition (quant.c). */
 int64_t iohw__out_position(const iohw_problem *p, int64_t k, int64_t i);
 
+/* Compiles a function once per named target, picked at run time (x86-64). */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define CLONES(...) __attribute__((target_clones(__VA_ARGS__)))
+#endif
+#endif
+#ifndef CLONES
+#define CLONES(...)
+#endif
+
+/* The problem as 3-d extents (missing leading axes: extent 1, stride 1,
+ * dilation 1, no padding), shared by the tuned kernel's two paths. */
+typedef struct iohw__ct_plan {
+    int64_t N, C_in, C_out, Cg, Mg;
+    int64_t L[3], K[3], S[3], D[3], P[3], O[3];
+    int64_t *ilo[3], *ihi[3];    /* per axis, per tap: valid i in [ilo, ihi) */
+    const double *x, *w, *bias;
+    double *y, *eb;
+    int dd;
+    double *xm, *wt;             /* the plain-double path's copies of x and w */
+} iohw__ct_plan;
+
+/* The plain-double path (dd = 0), output stationary (conv_transpose_os.c).
+ * prepare: the copies of x and w it reads, and the number of its units of
+ * work (0 when out of memory); release frees them.  units: computes units
+ * [u0, u1), 0 or -1 when its scratch cannot be allocated.  usable: 1 when
+ * this CPU runs it (AVX2), else the scatter kernel runs. */
+int iohw__ct_os_usable(void);
+int64_t iohw__ct_os_prepare(iohw__ct_plan *pl);
+void iohw__ct_os_release(iohw__ct_plan *pl);
+int iohw__ct_os_units(const iohw__ct_plan *pl, int64_t u0, int64_t u1);
+
 #if defined(__GNUC__)
 #define IOHW__ALWAYS_INLINE inline __attribute__((always_inline))
 #else

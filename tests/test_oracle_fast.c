@@ -173,6 +173,17 @@ Test(oracle_fast, equals_the_definition_on_random_problems_in_every_dtype_and_fi
     cr_expect_gt(made, 150, "only %d random problems were valid", made);
 }
 
+/* check_case on each of n descriptor texts. */
+static void check_texts(const char *const *texts, size_t n, const char *id)
+{
+    for (size_t i = 0; i < n; i++) {
+        iohw_desc d;
+        iohw_error err;
+        cr_assert_eq(iohw_desc_parse(texts[i], &d, &err), 0, "%s: %s", texts[i], err.msg);
+        check_case(texts[i], &d, id);
+    }
+}
+
 /* Rows of more than 512 output columns per phase go through the tuned
  * kernel's blocks. */
 Test(oracle_fast, equals_the_definition_on_long_rows)
@@ -183,11 +194,75 @@ Test(oracle_fast, equals_the_definition_on_long_rows)
         "ci=4 co=2 g=2 in=2x1100 k=2x4 s=1x2 d=1x3 pad=0x1:4 dt=bf16 fill=range",
         "ci=1 co=1 in=3000 k=1 dt=f16 fill=special",
     };
+    check_texts(texts, sizeof texts / sizeof texts[0], "long");
+}
+
+/* The plain-double path's blocks of 8 outputs: rows shorter and longer
+ * than a block, rows run together where they follow each other in x (k = s
+ * and k = 2s with pad s/2), edges a tap reaches only partly, several tiles
+ * of blocks, output channels in fours and the rest (Mg = 5, 7), many input
+ * channels, and every special value (with NaNs of both signs meeting). */
+Test(oracle_fast, equals_the_definition_on_blocks_of_outputs)
+{
+    static const char *texts[] = {
+        "n=2 ci=8 co=10 g=2 in=6x6x6 k=3x3x3 s=2x2x2 bias=1 dt=f32 fill=special",
+        "n=3 ci=40 co=7 in=4x4 k=4x4 s=2x2 pad=1x1 dt=f32",
+        "ci=12 co=5 in=20x20 k=2x2 s=2x2 bias=1 dt=bf16 fill=special",
+        "ci=9 co=6 g=3 in=13x13 k=3x3 pad=1x1 d=1x2 bias=1 dt=f16 fill=cancel",
+        "ci=24 co=6 in=300 k=10 s=5 pad=3:2 bias=1 dt=f32 fill=special",
+        "n=2 ci=3 co=9 in=2x2 k=1x5 s=3x1 d=1x3 pad=0x4:1 op=2x0 dt=f32 fill=range",
+        /* many specials per element: NaN from inf - inf meets NaN from x */
+        "ci=2 co=5 in=9x7 k=30x20 s=4x6 d=2x3 pad=7x2 bias=1 fill=special",
+    };
+    check_texts(texts, sizeof texts / sizeof texts[0], "blocks");
+}
+
+/* An output no tap reaches, or a lane of a block a tap does not reach,
+ * keeps a bias of -0.0: both kernels called directly, x and w of zeros
+ * of either sign and small integers, in double and double-double. */
+Test(oracle_fast, keeps_a_negative_zero_bias)
+{
+    static const char *texts[] = {
+        "n=2 ci=4 co=5 g=1 in=5x6 k=3x2 s=4x3 pad=1x0:2 bias=1",
+        "ci=2 co=3 in=11 k=3 s=2 d=3 pad=2:4 bias=1",
+    };
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
         iohw_desc d;
         iohw_error err;
         cr_assert_eq(iohw_desc_parse(texts[i], &d, &err), 0, "%s: %s", texts[i], err.msg);
-        check_case(texts[i], &d, "long");
+        const int64_t nx = iohw_problem_x_count(&d.p), nw = iohw_problem_w_count(&d.p);
+        const int64_t ny = iohw_problem_y_count(&d.p), nb = d.p.out_channels;
+        double *x = malloc((size_t)nx * sizeof *x), *w = malloc((size_t)nw * sizeof *w);
+        double *b = malloc((size_t)nb * sizeof *b);
+        double *y[2], *eb[2];
+        for (int k = 0; k < 2; k++) {
+            y[k] = malloc((size_t)ny * sizeof *y[k]);
+            eb[k] = malloc((size_t)ny * sizeof *eb[k]);
+        }
+        cr_assert(x != NULL && w != NULL && b != NULL && y[1] != NULL && eb[1] != NULL);
+        for (int64_t j = 0; j < nx; j++)
+            x[j] = j % 3 == 0 ? -0.0 : j % 3 == 1 ? 0.0 : (double)(j % 7) - 3;
+        for (int64_t j = 0; j < nw; j++)
+            w[j] = j % 4 == 0 ? -0.0 : (double)(j % 5) - 2;
+        for (int64_t j = 0; j < nb; j++)
+            b[j] = j % 2 == 0 ? -0.0 : 0.5;
+        for (int dd = 0; dd <= 1; dd++) {
+            cr_assert_eq(iohw_conv_transpose_def(&d.p, x, w, b, dd, y[0], eb[0], &err), 0,
+                         "%s", err.msg);
+            cr_assert_eq(iohw_conv_transpose_fast(&d.p, x, w, b, dd, 2, y[1], eb[1], &err),
+                         0, "%s", err.msg);
+            expect_same_bits(texts[i], "direct", dd ? "y (dd)" : "y", y[0], y[1], ny,
+                             sizeof(double), 0);
+            expect_same_bits(texts[i], "direct", dd ? "eb (dd)" : "eb", eb[0], eb[1], ny,
+                             sizeof(double), 0);
+        }
+        free(x);
+        free(w);
+        free(b);
+        for (int k = 0; k < 2; k++) {
+            free(y[k]);
+            free(eb[k]);
+        }
     }
 }
 
