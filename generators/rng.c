@@ -8,18 +8,13 @@
  *   next      xoshiro256** (Blackman, Vigna 2018):
  *               result = rotl(s1 * 5, 7) * 9, then the linear update;
  *   uniform   the top 53 bits of next, times 2^-53: a double in [0, 1);
- *   normal    Box-Muller, one value per pair of uniforms:
- *               sqrt(-2 ln u1) * cos(2 pi u2), u1 in (0, 1];
+ *   normal    the ziggurat method (rng_normal.c);
  *   range     an integer in [lo, hi], unbiased by rejection.
  *
- * Everything is integer arithmetic except normal(), which uses sqrt, log and
- * cos of the C library; those are correctly rounded or within an ulp on
- * every glibc, which is far below what the fills depend on (the fills round
- * to the dtype and every case stores its numbers).
+ * Everything is integer arithmetic or exactly rounded IEEE operations, so
+ * the same seed gives the same bits on every machine.
  */
 #include "generators/generators.h"
-
-#include <math.h>
 
 static uint64_t rotl64(uint64_t v, int k)
 {
@@ -59,15 +54,6 @@ uint64_t iohw_rng_next(iohw_rng *r)
 double iohw_rng_uniform(iohw_rng *r)
 {
     return (double)(iohw_rng_next(r) >> 11) * 0x1.0p-53;
-}
-
-double iohw_rng_normal(iohw_rng *r)
-{
-    const double two_pi = 6.283185307179586476925286766559;
-    /* u1 in (0, 1] so that log(u1) is finite. */
-    double u1 = 1.0 - iohw_rng_uniform(r);
-    double u2 = iohw_rng_uniform(r);
-    return sqrt(-2.0 * log(u1)) * cos(two_pi * u2);
 }
 
 int64_t iohw_rng_range(iohw_rng *r, int64_t lo, int64_t hi)
