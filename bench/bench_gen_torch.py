@@ -15,15 +15,20 @@ beforehand (padding min(pad_begin, pad_end), the rest cropped as a view).
 Prints per problem the medians of wall and CPU time and the ratios gen/torch,
 then the median ratio over the problems: the target is <= 1.0.
 
-Last measured (commit "split the accumulator by phase on every axis", 5
-runs, a 2-core machine under a load of about 7, so wall times are inflated):
-CPU gen/torch 1.81 (the issue-14 problem), 10.31 (its exact fill: deflate),
-0.77, 2.58 (DCGAN), 1.08 (HiFi-GAN), 0.95 (EnCodec), 1.17 (YOLOv8 Proto),
-1.16 (alexnet); median CPU 1.17, wall 1.14: the target is not reached.
+Last measured (commit "Normal numbers by a 256-layer ziggurat", 5 runs, a
+2-core machine under a load of about 7, so wall times are inflated):
+CPU gen/torch 1.68 (the issue-14 problem), 1.80 (its exact fill: outputs
+over 1 MiB are no longer deflated), 0.76, 1.78 (DCGAN), 0.75 (HiFi-GAN),
+0.78 (EnCodec), 0.77 (YOLOv8 Proto), 0.77 (alexnet); median CPU 0.78,
+wall 0.98: the target is reached.  Main before it (0784d12), run just before:
+1.99, 10.90, 0.89, 2.56, 0.98, 0.90, 0.87, 0.99, median CPU 0.99.
+Instructions (callgrind, one thread), before and after: 168 M -> 149 M,
+1,753 M -> 186 M, 503 M -> 458 M, 2,106 M -> 1,779 M, 563 M -> 472 M,
+671 M -> 596 M, 1,278 M -> 1,141 M, 626 M -> 514 M.
 What remains: the oracle kernel scatters each (channel, tap) into the
 accumulator in memory (about 2.3 instructions per multiply-add on long rows,
-10 on DCGAN's 3- and 4-slot rows), and the normal fill (log and cos per
-value) is a quarter of DCGAN's instructions.
+10 on DCGAN's 3- and 4-slot rows, 76% of DCGAN's instructions); the
+distinct-kernel check of the weight fill is 8% of DCGAN's.
 """
 import os
 import resource
