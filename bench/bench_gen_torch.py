@@ -15,20 +15,26 @@ beforehand (padding min(pad_begin, pad_end), the rest cropped as a view).
 Prints per problem the medians of wall and CPU time and the ratios gen/torch,
 then the median ratio over the problems: the target is <= 1.0.
 
-Last measured (commit "Normal numbers by a 256-layer ziggurat", 5 runs, a
-2-core machine under a load of about 7, so wall times are inflated):
-CPU gen/torch 1.68 (the issue-14 problem), 1.80 (its exact fill: outputs
-over 1 MiB are no longer deflated), 0.76, 1.78 (DCGAN), 0.75 (HiFi-GAN),
-0.78 (EnCodec), 0.77 (YOLOv8 Proto), 0.77 (alexnet); median CPU 0.78,
-wall 0.98: the target is reached.  Main before it (0784d12), run just before:
-1.99, 10.90, 0.89, 2.56, 0.98, 0.90, 0.87, 0.99, median CPU 0.99.
-Instructions (callgrind, one thread), before and after: 168 M -> 149 M,
-1,753 M -> 186 M, 503 M -> 458 M, 2,106 M -> 1,779 M, 563 M -> 472 M,
-671 M -> 596 M, 1,278 M -> 1,141 M, 626 M -> 514 M.
+Last measured (commit "rng: the ziggurat in rng.c", 5 runs, a 2-core
+machine under a load of about 7: wall times are inflated and the CPU
+ratios move by 0.1 to 0.2 from run to run).  Two runs, of it and of the
+commit before (the same numbers, up to 2% more instructions): CPU gen/torch
+1.58 / 1.68 (the issue-14 problem), 2.47 / 1.80 (its exact fill: outputs
+over 1 MiB are no longer deflated), 0.76 / 0.76, 1.80 / 1.78 (DCGAN),
+0.90 / 0.75 (HiFi-GAN), 0.90 / 0.78 (EnCodec), 0.97 / 0.77 (YOLOv8
+Proto), 0.88 / 0.77 (alexnet); median CPU 0.93 / 0.78 (wall 1.04 /
+0.98): the target is reached.  main before it (0784d12), run between
+them: 1.88, 9.48, 0.89, 2.58, 1.11, 0.83, 1.10, 1.36, median CPU 1.24.
+Instructions (callgrind, one thread), main -> this commit: 168 M -> 147
+M, 1,753 M -> 185 M, 503 M -> 453 M, 2,106 M -> 1,746 M, 563 M -> 463 M,
+671 M -> 589 M, 1,278 M -> 1,127 M, 626 M -> 503 M.  Of the issue-14
+problem's CPU time most is the system's (page faults of 34 MB, 20 MB
+written, and the 37 shared libraries Debian's libhdf5 pulls in: 555 page
+faults and 8% of the instructions before main).
 What remains: the oracle kernel scatters each (channel, tap) into the
 accumulator in memory (about 2.3 instructions per multiply-add on long rows,
-10 on DCGAN's 3- and 4-slot rows, 76% of DCGAN's instructions); the
-distinct-kernel check of the weight fill is 8% of DCGAN's.
+10 on DCGAN's 3- and 4-slot rows, 78% of DCGAN's instructions); the
+weight fill's distinct-kernel check is 8% of DCGAN's, the normal draws 7%.
 """
 import os
 import resource
