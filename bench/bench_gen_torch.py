@@ -23,18 +23,19 @@ commit before (the same numbers, up to 2% more instructions): CPU gen/torch
 over 1 MiB are no longer deflated), 0.76 / 0.76, 1.80 / 1.78 (DCGAN),
 0.90 / 0.75 (HiFi-GAN), 0.90 / 0.78 (EnCodec), 0.97 / 0.77 (YOLOv8
 Proto), 0.88 / 0.77 (alexnet); median CPU 0.93 / 0.78 (wall 1.04 /
-0.98): the target is reached.  main before it (0784d12), run between
-them: 1.88, 9.48, 0.89, 2.58, 1.11, 0.83, 1.10, 1.36, median CPU 1.24.
-Instructions (callgrind, one thread), main -> this commit: 168 M -> 147
-M, 1,753 M -> 185 M, 503 M -> 453 M, 2,106 M -> 1,746 M, 563 M -> 463 M,
-671 M -> 589 M, 1,278 M -> 1,127 M, 626 M -> 503 M.  Of the issue-14
+0.98): the target is reached.  main before it (0784d12), run right after
+the first: 1.88, 9.48, 0.89, 2.58, 1.11, 0.83, 1.10, 1.36, median CPU 1.24.
+Instructions (callgrind, one thread), main -> the commit "fill: the
+distinct-kernel check ..." (the same numbers again): 168 M -> 147 M,
+1,753 M -> 185 M, 503 M -> 452 M, 2,106 M -> 1,683 M, 563 M -> 447 M,
+671 M -> 584 M, 1,278 M -> 1,127 M, 626 M -> 494 M.  Of the issue-14
 problem's CPU time most is the system's (page faults of 34 MB, 20 MB
 written, and the 37 shared libraries Debian's libhdf5 pulls in: 555 page
 faults and 8% of the instructions before main).
 What remains: the oracle kernel scatters each (channel, tap) into the
 accumulator in memory (about 2.3 instructions per multiply-add on long rows,
-10 on DCGAN's 3- and 4-slot rows, 78% of DCGAN's instructions); the
-weight fill's distinct-kernel check is 8% of DCGAN's, the normal draws 7%.
+10 on DCGAN's 3- and 4-slot rows, 81% of DCGAN's instructions); the
+normal draws are 7% of DCGAN's, the rest of the fill 4%.
 """
 import os
 import resource
