@@ -15,17 +15,7 @@ beforehand (padding min(pad_begin, pad_end), the rest cropped as a view).
 Prints per problem the medians of wall and CPU time and the ratios gen/torch,
 then the median ratio over the problems: the target is <= 1.0.
 
-Last measured (commit "output-stationary plain-double kernel", 5 runs, a
-2-core machine under a load of 10 to 15, so wall times are inflated): CPU
-gen/torch 2.02 (the issue-14 problem), 11.0 (its exact fill: deflate), 0.66,
-2.01 (DCGAN), 0.82 (HiFi-GAN), 0.59 (EnCodec), 0.64 (YOLOv8 Proto), 0.97
-(alexnet); median CPU 0.90, wall 0.84.  Side by side with the commit before
-(same runs, alternating): median CPU 1.14 before, 0.90 after; the issue
-problem 1.66 and 1.70 (within noise), DCGAN 2.59 and 2.03.  The oracle alone
-(iohw_conv_transpose_fast, dd = 0, best of several calls) is 2.3 to 3.5
-times faster on these problems.  What remains: the issue problem spends
-half its CPU time in the operating system (page faults, writing the file),
-and the normal fill (log and cos per value) is most of DCGAN's user time.
+LAST_MEASURED_PLACEHOLDER
 """
 import os
 import resource

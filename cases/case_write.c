@@ -20,13 +20,17 @@
  * than a misread (the 1.6 format has none).
  *
  * Storage (specification section 4): datasets of at most COMPACT_MAX bytes
- * are stored in their object header.  Of a larger one the writer measures
- * the entropy of the byte planes of a sample, its first PROBE_BYTES; when
- * they code to half their size or less, the dataset is stored in chunks of
- * about CHUNK_TARGET bytes, byte-shuffled and deflated (deflate's Adler-32
- * catches damaged data), else contiguously without filters: random floats
- * shrink by 10 to 15% only, and deflating them took 88% of the work of
- * writing such a case.  Without both filters in the library, contiguously.
+ * are stored in their object header.  Of a larger one, up to DEFLATE_MAX
+ * bytes, the writer measures the entropy of the byte planes of a sample,
+ * its first PROBE_BYTES; when they code to half their size or less, the
+ * dataset is stored in chunks of about CHUNK_TARGET bytes, byte-shuffled
+ * and deflated (deflate's Adler-32 catches damaged data), else
+ * contiguously without filters: random floats shrink by 10 to 15% only,
+ * and deflating them took 88% of the work of writing such a case.  Larger
+ * datasets, contiguously too: they are the outputs of single large
+ * problems, where deflate (about 70 instructions a byte at level 1) cost
+ * ten times the rest of the case; no dataset of the smoke and ci profiles
+ * is that large.  Without both filters in the library, contiguously.
  *
  * A case is checked completely before anything is written (the problem,
  * the id, the fill, the strings, the tensors, terms_max against the
@@ -53,6 +57,7 @@
 #define COMPACT_MAX 4096
 #define CHUNK_TARGET ((int64_t)256 * 1024)
 #define DEFLATE_LEVEL 1
+#define DEFLATE_MAX ((int64_t)1024 * 1024)
 #define PROBE_BYTES 16384
 /* A case's 22 attributes stay in its object header (HDF5 moves them to a
  * separate heap past 8 by default, which costs about 4 KiB a case). */
@@ -249,12 +254,13 @@ static int write_dataset(hid_t g, const char *name, iohw_dtype dt, int ndim,
         goto done;
     }
 
-    /* Storage: compact, chunked and compressed where that pays, or
-     * contiguous. */
+    /* Storage: compact, chunked and compressed where that pays and the
+     * dataset is not large, or contiguous. */
     herr_t st = 0;
     if (bytes <= COMPACT_MAX) {
         st = H5Pset_layout(dcpl, H5D_COMPACT);
-    } else if (H5Zfilter_avail(H5Z_FILTER_SHUFFLE) > 0 &&
+    } else if (bytes <= DEFLATE_MAX &&
+               H5Zfilter_avail(H5Z_FILTER_SHUFFLE) > 0 &&
                H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0 &&
                deflate_pays(buf, bytes, esize)) {
         chunk_shape(ndim, dims, esize, chunk);

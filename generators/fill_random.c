@@ -75,21 +75,40 @@ static void fill_plain(iohw_rng *r, int kind, iohw_dtype dt, double *a,
         a[j] = draw(kind, dt, r);
 }
 
+/* One bit of 64 chosen by the bits of v, the same for -0 and +0 (which
+ * compare equal). */
+static uint64_t value_bit(double v)
+{
+    uint64_t b;
+    v += 0.0;  /* -0 becomes +0 */
+    memcpy(&b, &v, sizeof b);
+    return UINT64_C(1) << ((b * UINT64_C(0x9E3779B97F4A7C15)) >> 58);
+}
+
+/* 1 when v equals one of wk[0..k-1], whose value bits are in `seen`: most
+ * values find their bit unset and need no scan. */
+static int repeats(const double *wk, int64_t k, uint64_t seen, double v)
+{
+    if ((seen & value_bit(v)) == 0)
+        return 0;
+    int64_t j = 0;
+    while (j < k && wk[j] != v)
+        j++;
+    return j < k;
+}
+
 /* One kernel of K values, distinct where possible. */
 static void fill_kernel(iohw_rng *r, int kind, iohw_dtype dt, double *wk,
                         int64_t K)
 {
+    uint64_t seen = 0;
     for (int64_t k = 0; k < K; k++) {
         double v = draw(kind, dt, r);
-        for (int tries = 0; K <= DISTINCT_MAX && tries < DISTINCT_TRIES; tries++) {
-            int64_t j = 0;
-            while (j < k && wk[j] != v)
-                j++;
-            if (j == k)
-                break;
+        for (int tries = 0; K <= DISTINCT_MAX && tries < DISTINCT_TRIES &&
+                            repeats(wk, k, seen, v); tries++)
             v = draw(kind, dt, r);
-        }
         wk[k] = v;
+        seen |= value_bit(v);
     }
 }
 

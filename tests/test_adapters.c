@@ -300,7 +300,7 @@ Test(adapters, xnnpack_known_discrepancy_nan_results_come_out_as_infinity)
 }
 
 /* D2.  Stride 1, kernel 2x2, w[0][0][1][1] = NaN (the fill's choice):
- * y[0][0][0][0] = x[0][0][0][0] * w[0][0][0][0] = 0.7514 involves no NaN,
+ * y[0][0][0][0] = x[0][0][0][0] * w[0][0][0][0] = 3.0754 involves no NaN,
  * but XNNPACK multiplies the taps that fall outside the input by zeros
  * (0 * NaN = NaN), and D1 makes that +Inf: every element is +Inf. */
 Test(adapters, xnnpack_known_discrepancy_a_nan_weight_reaches_every_output)

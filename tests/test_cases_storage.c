@@ -131,6 +131,46 @@ Test(case_storage_choice, data_whose_sample_codes_to_more_than_half_stays_contig
     remove(path);
 }
 
+/* A 1-d f64 case of n positions whose x, y_f64 and err_bound are small
+ * integers (they code to far less than half). */
+static void build_integers(int64_t n, iohw_case *c)
+{
+    build(&(spec){"ints", 1, 1, 1, 1, 1, {n}, {1}, {1}, {1}, {0}, {0},
+                  {0}, "NCW", "IOW", IOHW_F64, 0}, c);
+    double *x = c->x;
+    for (int64_t i = 0; i < n; i++) {
+        x[i] = (double)(hash(10, (uint64_t)i) % 16);
+        c->y_f64[i] = x[i];
+        c->err_bound[i] = 0.0;
+    }
+}
+
+Test(case_storage_choice, data_over_1_mib_stays_contiguous_even_when_it_would_deflate)
+{
+    /* 131072 doubles are 1 MiB, deflated; one more is past the limit. */
+    const int64_t sizes[] = {131072, 131073};
+    for (int k = 0; k < 2; k++) {
+        char path[512];
+        tmp_path(path, sizeof path, "ints");
+        iohw_case c;
+        build_integers(sizes[k], &c);
+        write_cases(path, &c, 1);
+        hid_t fid = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+        cr_assert_geq(fid, 0);
+        const char *const names[] = {"/cases/ints/x", "/cases/ints/y_f64",
+                                     "/cases/ints/err_bound"};
+        for (int i = 0; i < 3; i++) {
+            storage s = storage_of(fid, names[i]);
+            cr_expect_eq(s.layout, k == 0 ? H5D_CHUNKED : H5D_CONTIGUOUS,
+                         "%s of %lld doubles", names[i], (long long)sizes[k]);
+            cr_expect_eq(s.nfilters, k == 0 ? 2 : 0, "%s", names[i]);
+        }
+        H5Fclose(fid);
+        iohw_case_free(&c);
+        remove(path);
+    }
+}
+
 /* ---------------------------------------------------------------------- */
 /* A smoke generation, read by the reader and by h5py. */
 

@@ -17,7 +17,7 @@ out=${2:-$here}
   --problem 'ci=1 co=1 in=1x1 k=3x1 s=3x1 pad=2:0x0 xl=NHWC' \
   --problem 'ci=1 co=1 in=1x1 k=1x3 s=1x3 pad=0x2:0 xl=NHWC' \
   --problem 'ci=1 co=1 in=1x1 k=3x1 s=3x1 pad=0:2x0 xl=NHWC' \
-  --problem 'ci=2 co=32 in=16x16 k=1 dt=f16 xl=NHWC fill=range seed=813000093'
+  --problem 'ci=2 co=32 in=16x16 k=1 dt=f16 xl=NHWC fill=range seed=221'
 
 # oneDNN O1 (onednn.0, CPUs with AVX-512-BF16: subnormals flushed), O2
 # (onednn.1, CPUs with AMX-BF16: a NaN reaches an output no tap of it
