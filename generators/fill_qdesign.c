@@ -229,7 +229,8 @@ static void choose_m(qf *f)
     case IOHW__QFILL_TIES:
         f->m = f->tie_m; /* gemmlowp: M = 1/4, ties and quarter points */
         f->mk[0] = q->rounding == IOHW_ROUND_GEMMLOWP ? 2 : f->tie_k;
-        q->zp_y = (int32_t)(mid + iohw_rng_range(&f->rp, -9, 9));
+        /* odd: a tie then shows zp_y added before rounding (half_even) */
+        q->zp_y = (int32_t)(mid + iohw_rng_range(&f->rp, -9, 9)) | 1;
         break;
     case IOHW__QFILL_ZP_EXTREME:
         q->zp_y = (int32_t)(f->d->bias != NULL && hi <= 0 ? f->hi_y

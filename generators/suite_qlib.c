@@ -130,7 +130,7 @@ typedef struct qdesigned {
 } qdesigned;
 
 static const qdesigned DESIGNED[] = {
-    {"ci=3 co=17 in=5x7 k=3x3 s=2x2 bias=1", "qties", "bug-quant-rounding"},
+    {"ci=3 co=17 in=5x7 k=3x3 s=2x2 bias=1", "qties", "bug-quant-rounding,bug-quant-zp-y"},
     {"ci=2 co=5 in=4x9 k=3x3 s=3x2 op=1x1", "qsaturate", "bug-quant-saturation"},
     {"ci=4 co=6 g=2 in=3x5 k=3x2 s=2x1 pad=0:1x1:0 bias=1", "qio-trap",
      "bug-quant-io-swap,bug-quant-bias-scale"}, /* qunsat data, with a bias */

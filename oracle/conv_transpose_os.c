@@ -30,6 +30,7 @@
  * results are identical.
  */
 #include "oracle/conv_transpose_internal.h"
+#include "oracle/oracle.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -166,12 +167,22 @@ __extension__ typedef __int128 wide;
                 : "=v"(r_) : "v"(ADD_FIRST(t, y)), "v"(ADD_SECOND(t, y))); \
         r_;                                                             \
     })
-#define WIDE_REGS() __builtin_cpu_supports("avx512f")
+#define WIDE_REGS() (__builtin_cpu_supports("avx512f") && !isa_capped("avx2"))
 #define ON_V4 __attribute__((target("arch=x86-64-v4")))
 #define ON_V3 __attribute__((target("arch=x86-64-v3")))
+/* IOHW_ORACLE_ISA (checked by iohw_oracle_method_resolve) caps the vectors
+ * used: "avx2" leaves AVX-512 out, "none" runs the scatter kernel, so one
+ * machine can prove every path equal to the definition. */
+static int isa_capped(const char *at)
+{
+    const char *v = getenv(IOHW_ORACLE_ISA_ENV);
+    return v != NULL && (strcmp(v, "none") == 0 || strcmp(v, at) == 0);
+}
+
 int iohw__ct_os_usable(void)
 {
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+           !isa_capped("none");
 }
 #else
 #define ADD_TERM(t, y) ((y) + (t))

@@ -65,6 +65,10 @@ static void to_canonical(const iohw_layout_map *m, iohw_dtype dt,
 int iohw_oracle_method_resolve(iohw_oracle_method m, iohw_oracle_method *out,
                                iohw_error *err)
 {
+    const char *isa = getenv(IOHW_ORACLE_ISA_ENV);
+    if (isa != NULL && isa[0] != '\0' && strcmp(isa, "avx2") != 0 && strcmp(isa, "none") != 0)
+        return iohw_error_set(err, IOHW_ORACLE_ISA_ENV "='%.64s': expected 'avx2' or "
+                              "'none' (or unset)", isa);
     if (m == IOHW_ORACLE_FAST || m == IOHW_ORACLE_DEFINITION) {
         *out = m;
         return 0;

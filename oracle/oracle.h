@@ -39,9 +39,14 @@ typedef enum iohw_oracle_method {
 } iohw_oracle_method;
 
 #define IOHW_ORACLE_ENV "IOHW_ORACLE"
+/* Caps the vector instructions of the tuned kernel: "avx2" leaves AVX-512
+ * out, "none" runs its scalar scatter path; unset or "" uses what the CPU
+ * has.  Every choice gives the same bits; the tests prove each path. */
+#define IOHW_ORACLE_ISA_ENV "IOHW_ORACLE_ISA"
 
 /* Resolves IOHW_ORACLE_FROM_ENV into FAST or DEFINITION (other methods pass
- * through).  Fails naming the variable and its value when it is neither. */
+ * through).  Fails naming the variable and its value when it is neither, or
+ * when IOHW_ORACLE_ISA is set to anything but "", "avx2" or "none". */
 int iohw_oracle_method_resolve(iohw_oracle_method m, iohw_oracle_method *out,
                                iohw_error *err);
 

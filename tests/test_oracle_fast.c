@@ -84,6 +84,18 @@ static void check_case(const char *what, const iohw_desc *d, const char *id)
         expect_same_result(what, id, &c.p, &def, &fast);
         iohw_oracle_result_free(&fast);
     }
+    /* The paths this CPU would not take: AVX2 vectors, the scatter kernel. */
+    static const char *const caps[] = {"avx2", "none"};
+    for (int k = 0; k < 2; k++) {
+        iohw_oracle_result fast;
+        setenv(IOHW_ORACLE_ISA_ENV, caps[k], 1);
+        int rc = iohw_oracle_run_method(&c.p, c.x, c.w, c.bias, IOHW_ORACLE_FAST, 1 + k,
+                                        &fast, &err);
+        unsetenv(IOHW_ORACLE_ISA_ENV);
+        cr_assert_eq(rc, 0, "%s: case %s (%s): %s", what, id, caps[k], err.msg);
+        expect_same_result(what, id, &c.p, &def, &fast);
+        iohw_oracle_result_free(&fast);
+    }
     iohw_oracle_result_free(&def);
     iohw_case_free(&c);
 }
@@ -296,6 +308,15 @@ Test(oracle_fast, the_environment_picks_the_implementation)
     cr_expect_eq(iohw_make_case(&d, "env", NULL, 1, &c, &err), -1,
                  "a misspelt IOHW_ORACLE must not fall back silently");
     cr_expect(strstr(err.msg, "IOHW_ORACLE") != NULL, "message: %s", err.msg);
+
+    unsetenv(IOHW_ORACLE_ENV);
+    setenv(IOHW_ORACLE_ISA_ENV, "avx512", 1);
+    cr_assert_eq(iohw_oracle_method_resolve(IOHW_ORACLE_FROM_ENV, &m, &err), -1);
+    cr_expect(strstr(err.msg, "IOHW_ORACLE_ISA='avx512'") != NULL, "message: %s", err.msg);
+    setenv(IOHW_ORACLE_ISA_ENV, "avx2", 1);
+    cr_expect_eq(iohw_oracle_method_resolve(IOHW_ORACLE_FROM_ENV, &m, &err), 0, "%s",
+                 err.msg);
+    unsetenv(IOHW_ORACLE_ISA_ENV);
 }
 
 /* The definition checks its arguments in order, each message naming it. */

@@ -48,7 +48,9 @@ static int64_t check_plan(const char *profile, iohw_plan *plan)
     for (int64_t i = 0; i < plan->count; i++) {
         const iohw_plan_case *pc = &plan->cases[i];
         const iohw_problem *p = &pc->desc.p;
-        if (strcmp(plan->files[pc->file], "quant.h5") == 0)
+        /* After the qlib rows come only the zp_y rows (suite_qdesign.c). */
+        if (strcmp(plan->files[pc->file], "quant.h5") == 0 &&
+            strstr(pc->tags, "bug-quant-zp-y") == NULL)
             last_quant = i;
         if (!is_qlib(pc))
             continue;
@@ -67,7 +69,7 @@ static int64_t check_plan(const char *profile, iohw_plan *plan)
         cr_expect(p->out_size[0] >= p->stride[0] && p->out_size[1] >= p->stride[1],
                   "%s: an output side shorter than the stride", pc->id);
     }
-    cr_expect_eq(first + n - 1, last_quant, "%s: the qlib rows end quant.h5", profile);
+    cr_expect_eq(first + n - 1, last_quant, "%s: the qlib rows end quant.h5 (but for the zp_y rows)", profile);
     return n;
 }
 
