@@ -89,6 +89,26 @@ static void write_header(FILE *f, const iohw_run_results *r,
           "run.</p>\n</header>\n", f);
 }
 
+/* The passes with a note, in the console's words (harness/console.c), each
+ * kind with its first case and that case's note. */
+static void write_notes(FILE *f, const iohw_run_results *r, const iohw__counts *c)
+{
+    static const char *const note[2] = {IOHW_RESULT_NOTE_FLUSHED,
+                                        IOHW_RESULT_NOTE_ROUNDING " (--rounding)"};
+    const int64_t n[2] = {c->flushed, c->rounded};
+    const int64_t first[2] = {c->first_flushed, c->first_rounded};
+    for (int k = 0; k < 2; k++) {
+        if (n[k] == 0)
+            continue;
+        fprintf(f, "<p class=\"noted\">PASS with a note: %lld case(s) with %s (first: ",
+                (long long)n[k], note[k]);
+        text(f, r->items[first[k]].case_id);
+        fputs(")<br><span class=\"muted\">", f);
+        text(f, r->items[first[k]].message);
+        fputs("</span></p>\n", f);
+    }
+}
+
 static void write_summary(FILE *f, const iohw_run_results *r,
                           const iohw_report_options *o, const iohw__counts *c)
 {
@@ -101,6 +121,7 @@ static void write_summary(FILE *f, const iohw_run_results *r,
                 (long long)c->status[s], name);
     }
     fputs("</div>\n", f);
+    write_notes(f, r, c);
     int stale = iohw_baseline_stale_count(o->baseline);
     if (stale > 0) {
         fprintf(f, "<h3>Stale baseline entries (%d)</h3>\n<p>These entries match no "

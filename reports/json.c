@@ -79,7 +79,8 @@ static void write_summary(FILE *f, const iohw_run_results *r)
     for (int s = 0; s < (int)IOHW_RESULT_STATUS_COUNT; s++)
         fprintf(f, ", \"%s\": %lld", iohw_result_status_name((iohw_result_status)s),
                 (long long)c.status[s]);
-    fprintf(f, ", \"exit_code\": %d},\n", c.bad > 0 ? 1 : 0);
+    fprintf(f, ", \"passed_with_note\": %lld, \"exit_code\": %d},\n", (long long)c.noted,
+            c.bad > 0 ? 1 : 0);
 }
 
 static void write_baseline(FILE *f, const iohw_baseline *b)

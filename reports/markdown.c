@@ -143,18 +143,13 @@ int iohw_report_markdown(FILE *f, const iohw_run_results *r,
         if (c.status[s] > 0)
             fprintf(f, "| %s | %lld |\n", iohw_result_status_name((iohw_result_status)s),
                     (long long)c.status[s]);
-    int64_t flushed = 0, rounded = 0;
-    for (int64_t i = 0; i < r->count; i++) {
-        flushed += iohw_result_flushed(&r->items[i]);
-        rounded += iohw_result_rounded(&r->items[i]);
-    }
-    if (flushed > 0)
+    if (c.flushed > 0)
         fprintf(f, "\n%lld PASS with a note: " IOHW_RESULT_NOTE_FLUSHED
-                   " (`--subnormals flush`).\n", (long long)flushed);
-    if (rounded > 0)
+                   " (`--subnormals flush`).\n", (long long)c.flushed);
+    if (c.rounded > 0)
         fprintf(f, "\n%lld PASS with a note: " IOHW_RESULT_NOTE_ROUNDING
                    " (`--rounding`): their outputs differ from the cases' by one "
-                   "at ties.\n", (long long)rounded);
+                   "at ties.\n", (long long)c.rounded);
     write_failures(f, r, &c, o);
     iohw__speed_markdown(f, r);
 

@@ -247,9 +247,10 @@ static void print_line(FILE *out, int kind, const iohw_result *o, const iohw_res
         fprintf(out, "  %-9s %s  %s (%s)\n", iohw_result_status_name(n->status), id,
                 n->message, o != NULL ? iohw_result_status_name(o->status) : "new case");
         break;
-    case D_FIXED:
-        fprintf(out, "  %-9s %s  (was %s)\n", iohw_result_status_name(n->status), id,
-                iohw_result_status_name(o->status));
+    case D_FIXED: /* a PASS with a note says so: not a plain fix */
+        fprintf(out, "  %-9s %s  (was %s)%s%s\n", iohw_result_status_name(n->status), id,
+                iohw_result_status_name(o->status), n->message[0] != '\0' ? "  " : "",
+                n->message);
         break;
     case D_RATIO:
         fprintf(out, "  %s  %.3g -> %.3g  (%s)\n", id, o->worst_ratio, n->worst_ratio,

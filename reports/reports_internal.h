@@ -62,6 +62,10 @@ typedef struct iohw__counts {
     int64_t total;
     int64_t status[IOHW_RESULT_STATUS_COUNT];
     int64_t bad;  /* FAIL + ERROR + CRASH + TIMEOUT + INVALID */
+    /* PASS with a note (harness/result.h): under a declared subnormal
+     * flush, under a declared rounding, and the index of the first of
+     * each (-1: none); noted is their sum. */
+    int64_t flushed, rounded, first_flushed, first_rounded, noted;
 } iohw__counts;
 
 void iohw__count(const iohw_run_results *r, iohw__counts *c);

@@ -196,6 +196,7 @@ int iohw__iso_time_parse(const char *s, int64_t *t)
 void iohw__count(const iohw_run_results *r, iohw__counts *c)
 {
     memset(c, 0, sizeof *c);
+    c->first_flushed = c->first_rounded = -1;
     for (int64_t i = 0; i < r->count; i++) {
         iohw_result_status s = r->items[i].status;
         c->total++;
@@ -203,7 +204,13 @@ void iohw__count(const iohw_run_results *r, iohw__counts *c)
             c->status[s]++;
         if (iohw_result_status_bad(s))
             c->bad++;
+        const int flushed = iohw_result_flushed(&r->items[i]);
+        if (flushed && c->flushed++ == 0)
+            c->first_flushed = i;
+        if (!flushed && iohw_result_rounded(&r->items[i]) && c->rounded++ == 0)
+            c->first_rounded = i;
     }
+    c->noted = c->flushed + c->rounded;
 }
 
 void iohw__repro(const iohw_report_options *o, const iohw_result *r,

@@ -184,7 +184,7 @@ Test(json, summarises_statuses_and_the_exit_code)
     cr_expect_not_null(strstr(text, "\"summary\": {\"total\": 8, \"PASS\": 1, \"FAIL\": 1, "
                                     "\"UNSUPPORTED\": 1, \"ERROR\": 1, \"CRASH\": 1, "
                                     "\"TIMEOUT\": 1, \"INVALID\": 1, \"WAIVED\": 1, "
-                                    "\"exit_code\": 1}"), "%s", text);
+                                    "\"passed_with_note\": 0, \"exit_code\": 1}"), "%s", text);
     free(text);
 }
 

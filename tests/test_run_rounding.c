@@ -62,6 +62,9 @@ static void run_with(const iohw_test_folder *s, const char *backend, int32_t rou
 /* The text a writer (a report, or the summary) gives for res. */
 static char *text_of(const iohw_run_results *res, int which)
 {
+    static int (*const writer[])(FILE *, const iohw_run_results *,
+                                 const iohw_report_options *) = {
+        NULL, iohw_report_junit, iohw_report_markdown, iohw_report_json, iohw_report_html};
     char *text = NULL;
     size_t len = 0;
     iohw_report_options o;
@@ -70,9 +73,7 @@ static char *text_of(const iohw_run_results *res, int which)
     if (which == 0)
         iohw_run_summary(res, f);
     else
-        cr_assert_eq((which == 1 ? iohw_report_junit : which == 2 ? iohw_report_markdown
-                                                                  : iohw_report_json)(f, res, &o),
-                     0);
+        cr_assert_eq(writer[which](f, res, &o), 0);
     fclose(f);
     return text;
 }
@@ -122,7 +123,17 @@ Test(run_rounding, a_declared_rounding_passes_tie_differences_with_a_note_in_eve
     cr_expect_not_null(strstr(md, line), "%s", md);
     cr_expect_not_null(strstr(json, "\"rounding declared (half_away; the case asks "
                                     "half_even): "), "%s", json);
-    free(summary), free(junit), free(md), free(json);
+    snprintf(line, sizeof line, "\"passed_with_note\": %d, \"exit_code\": 0}", NEVEN);
+    cr_expect_not_null(strstr(json, line), "%s", json);
+    /* The HTML summary: the console's line, then the first case's note. */
+    char *html = text_of(&res, 4);
+    snprintf(line, sizeof line, "PASS with a note: %d case(s) with rounding declared "
+             "(--rounding) (first: q.0)<br>", NEVEN);
+    const char *at = strstr(html, line);
+    cr_expect_not_null(at, "%s", html);
+    cr_expect_not_null(at != NULL ? strstr(at, "rounding declared (half_away; the case asks "
+                                               "half_even): ") : NULL, "%s", html);
+    free(summary), free(junit), free(md), free(json), free(html);
     iohw_run_results_free(&res);
     iohw_test_folder_remove(&s);
 }
@@ -147,6 +158,10 @@ Test(run_rounding, without_the_declaration_the_same_outputs_fail_named_by_the_ro
         cr_expect_eq(iohw_result_rounded(r), 0, "%s", r->message);
     }
     cr_expect_eq(iohw_run_exit_code(&res), 1);
+    char *json = text_of(&res, 3), *html = text_of(&res, 4);
+    cr_expect_not_null(strstr(json, "\"passed_with_note\": 0,"), "%s", json);
+    cr_expect_null(strstr(html, "PASS with a note"), "%s", html);
+    free(json), free(html);
     iohw_run_results_free(&res);
     iohw_test_folder_remove(&s);
 }
@@ -189,5 +204,99 @@ Test(run_rounding, the_command_line_takes_the_mode_and_the_repro_carries_it)
     cr_expect_eq(iohw_test_sh(&out, "'%s' help run 2>&1", IOHW_BIN), 0);
     cr_expect_not_null(strstr(out, "--rounding MODE"), "%s", out);
     free(out);
+    iohw_test_folder_remove(&s);
+}
+
+/* The JSON report of results items[from, to) read back. */
+static void read_part(const iohw_run_results *res, int64_t from, int64_t to, iohw_report *rep)
+{
+    iohw_run_results part = *res;
+    iohw_error err = {{0}};
+    part.items = res->items + from;
+    part.count = to - from;
+    part.wall = NULL;
+    char *json = text_of(&part, 3);
+    cr_assert_eq(iohw_report_parse(json, strlen(json), "part", rep, &err), 0, "%s", err.msg);
+    free(json);
+}
+
+Test(run_rounding, a_merge_adds_the_noted_passes_of_its_shards_and_a_diff_fails_none)
+{
+    iohw_test_folder s;
+    iohw_run_results res;
+    iohw_report a, b, all;
+    iohw_error err = {{0}};
+    make_suite(&s, "merge");
+    run_with(&s, "half_away", IOHW_ROUND_HALF_AWAY, &res);
+    cr_assert_str_eq(res.items[NSPECS - 1].case_id, "q.3"); /* the plain PASS */
+    read_part(&res, 0, 2, &a);
+    read_part(&res, 2, NSPECS, &b);
+    char *ja = text_of(&a.results, 3), *jb = text_of(&b.results, 3);
+    cr_expect_not_null(strstr(ja, "\"passed_with_note\": 2,"), "%s", ja);
+    cr_expect_not_null(strstr(jb, "\"passed_with_note\": 1,"), "%s", jb);
+    const iohw_report *const in[2] = {&a, &b};
+    cr_assert_eq(iohw_report_merge(in, 2, &all, NULL, &err), 0, "%s", err.msg);
+    char *merged = text_of(&all.results, 3);
+    cr_expect_not_null(strstr(merged, "\"passed_with_note\": 3,"), "%s", merged);
+
+    /* Old runs where these cases passed plainly, and where they failed. */
+    iohw_run_results old = res;
+    old.items = calloc((size_t)res.count, sizeof *old.items);
+    cr_assert_not_null(old.items);
+    old.wall = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int64_t i = 0; i < res.count; i++) {
+            old.items[i] = res.items[i];
+            if (iohw_result_rounded(&res.items[i]) && pass == 0)
+                old.items[i].message[0] = '\0';
+            else if (iohw_result_rounded(&res.items[i]))
+                old.items[i].status = IOHW_RESULT_FAIL;
+        }
+        iohw_report was;
+        iohw_diff_counts d;
+        char *out = NULL;
+        size_t len = 0;
+        read_part(&old, 0, old.count, &was);
+        FILE *f = open_memstream(&out, &len);
+        iohw_report_diff(&was, &all, 0, 0, f, &d);
+        fclose(f);
+        cr_expect_eq(d.new_failures, 0, "%s", out);
+        cr_expect_eq(d.fixed, pass == 0 ? 0 : NEVEN, "%s", out);
+        if (pass == 1) /* a fix under a declared rounding says so */
+            cr_expect_not_null(strstr(out, "(was FAIL)  rounding declared (half_away"), "%s",
+                               out);
+        free(out);
+        iohw_report_free(&was);
+    }
+    free(old.items);
+    free(ja), free(jb), free(merged);
+    iohw_report_free(&a), iohw_report_free(&b), iohw_report_free(&all);
+    iohw_run_results_free(&res);
+    iohw_test_folder_remove(&s);
+}
+
+Test(run_rounding, a_report_written_before_the_count_reads_and_is_counted_again)
+{
+    iohw_test_folder s;
+    iohw_run_results res;
+    iohw_report rep;
+    iohw_error err = {{0}};
+    make_suite(&s, "old");
+    run_with(&s, "half_away", IOHW_ROUND_HALF_AWAY, &res);
+    char *json = text_of(&res, 3);
+    char member[64];
+    snprintf(member, sizeof member, "\"passed_with_note\": %d, ", NEVEN);
+    char *at = strstr(json, member);
+    cr_assert_not_null(at, "%s", json);
+    memmove(at, at + strlen(member), strlen(at + strlen(member)) + 1);
+    cr_assert_null(strstr(json, "passed_with_note"));
+    cr_assert_eq(iohw_report_parse(json, strlen(json), "old.json", &rep, &err), 0, "%s",
+                 err.msg);
+    cr_expect_eq(rep.results.count, NSPECS);
+    char *again = text_of(&rep.results, 3);
+    cr_expect_not_null(strstr(again, member), "%s", again);
+    free(json), free(again);
+    iohw_report_free(&rep);
+    iohw_run_results_free(&res);
     iohw_test_folder_remove(&s);
 }
