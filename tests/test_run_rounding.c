@@ -6,7 +6,9 @@
  * elements differ at ties (never a plain PASS, never a FAIL), shown in the
  * summary and in every report, and its repro carries --rounding; without
  * the option the same outputs FAIL, named by the rounding diagnosis; a
- * backend that also errs at one element where no tie is stays FAIL.
+ * backend that also errs at one element where no tie is stays FAIL.  The
+ * JSON summary counts the noted passes, the HTML shows them, a merge of
+ * shards adds their counts, and a report without the count still reads.
  */
 #include <criterion/criterion.h>
 
@@ -298,5 +300,43 @@ Test(run_rounding, a_report_written_before_the_count_reads_and_is_counted_again)
     free(json), free(again);
     iohw_report_free(&rep);
     iohw_run_results_free(&res);
+    iohw_test_folder_remove(&s);
+}
+
+/* The summary's passed_with_note of a JSON report file; -1 without it. */
+static long noted_in(const char *path)
+{
+    char *text = NULL;
+    cr_assert_eq(iohw_test_sh(&text, "cat '%s'", path), 0, "%s", path);
+    const char *at = strstr(text, "\"passed_with_note\": ");
+    long n = at != NULL ? strtol(at + strlen("\"passed_with_note\": "), NULL, 10) : -1;
+    free(text);
+    return n;
+}
+
+Test(run_rounding, report_merge_of_two_shards_adds_their_noted_passes)
+{
+    iohw_test_folder s;
+    char path[512], json[2][600], all[600], *out = NULL;
+    make_suite(&s, "shards");
+    backend_path("half_away", path, sizeof path);
+    long sum = 0;
+    for (int k = 0; k < 2; k++) {
+        snprintf(json[k], sizeof json[k], "%s/shard%d.json", s.dir, k + 1);
+        cr_expect_eq(iohw_test_sh(&out, "'%s' run --backend '%s' '%s' --quiet --rounding "
+                                  "half_away --shard %d/2 --json '%s' 2>&1", IOHW_BIN, path,
+                                  s.dir, k + 1, json[k]), 0, "%s", out);
+        free(out);
+        out = NULL;
+        const long n = noted_in(json[k]);
+        cr_expect(n >= 0 && n <= NEVEN, "shard %d: %ld", k + 1, n);
+        sum += n;
+    }
+    cr_expect_eq(sum, NEVEN);
+    snprintf(all, sizeof all, "%s/all.json", s.dir);
+    cr_expect_eq(iohw_test_sh(&out, "'%s' report merge '%s' '%s' -o '%s' 2>&1", IOHW_BIN,
+                              json[0], json[1], all), 0, "%s", out);
+    free(out);
+    cr_expect_eq(noted_in(all), NEVEN);
     iohw_test_folder_remove(&s);
 }
