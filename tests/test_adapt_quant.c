@@ -136,37 +136,73 @@ static int count_in_file(const char *path, const char *needle)
     return count;
 }
 
+/* dir (made afresh) with t.h5 holding the problems. */
+static void gen(char *dir, size_t n, const char *problems)
+{
+    char cmd[4096];
+    snprintf(dir, n, "%s/adaptq-%d", IOHW_TEST_TMP, (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && '%s' gen -o '%s/t.h5'"
+             " %s > /dev/null", dir, dir, IOHW_BIN, dir, problems);
+    cr_assert_eq(run_cmd(cmd), 0, "%s", cmd);
+}
+
+/* `iohw run` of dir/t.h5 on the backend lib with the flags; the JSON
+ * report's path into json. */
+static void run(const char *dir, const char *lib, const char *flags,
+                const char *name, char *json, size_t n)
+{
+    char cmd[4096];
+    snprintf(json, n, "%s/%s.json", dir, name);
+    snprintf(cmd, sizeof cmd, "'%s' run --quiet --jobs 1 --allow-empty %s --backend "
+             "'%s/libiohw_%s.so' '%s/t.h5' --json '%s' > /dev/null 2>&1",
+             IOHW_BIN, flags, IOHW_BACKEND_DIR, lib, dir, json);
+    cr_assert_lt(run_cmd(cmd), 2, "%s", cmd);
+}
+
+static void remove_dir(const char *dir)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(run_cmd(cmd), 0, "%s", cmd);
+}
+
 Test(adapt_quant, lets_a_channels_last_backend_pass_nchw_quantized_cases)
 {
-    char dir[512], cmd[4096];
-    snprintf(dir, sizeof dir, "%s/adaptq-%d", IOHW_TEST_TMP, (int)getpid());
-    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && '%s' gen -o '%s/t.h5'"
-             " --problem 'n=2 ci=4 co=6 g=2 in=5x4 k=3x2 s=2 bias=1 dt=u8 wdt=s8"
-             " ydt=u8 zp=3,-2,0 pc=1 sx=0.5 xl=NCHW wl=IOHW'"
-             " --problem 'ci=3 co=4 in=6x3 k=2 s=2 dt=s8 round=gemmlowp pc=1"
-             " m=fixed zp=1,0,-3 bias=1 xl=NCHW wl=OIHW'"
-             " --problem 'ci=3 co=2 in=4x3 k=2 s=2 dt=s8 ydt=s32 zp=1,2,0 bias=1'"
-             " > /dev/null", dir, dir, IOHW_BIN, dir);
-    cr_assert_eq(run_cmd(cmd), 0, "%s", cmd);
+    char dir[512], json[600];
+    gen(dir, sizeof dir,
+        "--problem 'n=2 ci=4 co=6 g=2 in=5x4 k=3x2 s=2 bias=1 dt=u8 wdt=s8"
+        " ydt=u8 zp=3,-2,0 pc=1 sx=0.5 xl=NCHW wl=IOHW'"
+        " --problem 'ci=3 co=4 in=6x3 k=2 s=2 dt=s8 round=gemmlowp pc=1"
+        " m=fixed zp=1,0,-3 bias=1 xl=NCHW wl=OIHW'"
+        " --problem 'ci=3 co=2 in=4x3 k=2 s=2 dt=s8 ydt=s32 zp=1,2,0 bias=1'");
 
     /* The picky backend (NHWC data, GOHWI weights only) refuses all three
      * as they are... */
-    snprintf(cmd, sizeof cmd, "'%s' run --quiet --jobs 1 --allow-empty --backend "
-             "'%s/libiohw_picky.so' '%s/t.h5' --json '%s/plain.json' > /dev/null",
-             IOHW_BIN, IOHW_BACKEND_DIR, dir, dir);
-    cr_assert_eq(run_cmd(cmd), 0);
-    snprintf(cmd, sizeof cmd, "%s/plain.json", dir);
-    cr_assert_eq(count_in_file(cmd, "\"status\": \"UNSUPPORTED\""), 3);
+    run(dir, "picky", "", "plain", json, sizeof json);
+    cr_assert_eq(count_in_file(json, "\"status\": \"UNSUPPORTED\""), 3);
 
     /* ...and passes them re-expressed, bit for bit. */
-    snprintf(cmd, sizeof cmd, "'%s' run --quiet --jobs 1 --adapt-layout --backend "
-             "'%s/libiohw_picky.so' '%s/t.h5' --json '%s/adapted.json' > /dev/null",
-             IOHW_BIN, IOHW_BACKEND_DIR, dir, dir);
-    cr_assert_eq(run_cmd(cmd), 0);
-    snprintf(cmd, sizeof cmd, "%s/adapted.json", dir);
-    cr_assert_eq(count_in_file(cmd, "\"status\": \"PASS\""), 3);
-    cr_assert_eq(count_in_file(cmd, "run with layouts NHWC/GOHWI (adapted from NCHW/IOHW)"), 2);
-    cr_assert_eq(count_in_file(cmd, "run with layouts NHWC/GOHWI (adapted from NCHW/OIHW)"), 1);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_assert_eq(run_cmd(cmd), 0, "%s", cmd);
+    run(dir, "picky", "--adapt-layout", "adapted", json, sizeof json);
+    cr_assert_eq(count_in_file(json, "\"status\": \"PASS\""), 3);
+    cr_assert_eq(count_in_file(json, "run with layouts NHWC/GOHWI (adapted from NCHW/IOHW)"), 2);
+    cr_assert_eq(count_in_file(json, "run with layouts NHWC/GOHWI (adapted from NCHW/OIHW)"), 1);
+    remove_dir(dir);
+}
+
+Test(adapt_quant, shows_a_backend_that_reads_the_bias_as_bytes_its_int32_bias)
+{
+    /* fault_quant_bias_bytes takes only channels-last data and reads the
+     * bias as C_out int8: on the adapted case, which hands it int32
+     * values, it fails where a bias is given and passes without one. */
+    char dir[512], json[600];
+    gen(dir, sizeof dir,
+        "--problem 'ci=3 co=4 in=4x3 k=2 s=2 dt=s8 ydt=s32 zp=1,2,0 bias=1'"
+        " --problem 'ci=3 co=4 in=4x3 k=2 s=2 dt=s8 ydt=s32 zp=1,2,0 bias=0'");
+    run(dir, "fault_quant_bias_bytes", "", "plain", json, sizeof json);
+    cr_assert_eq(count_in_file(json, "\"status\": \"UNSUPPORTED\""), 2);
+    run(dir, "fault_quant_bias_bytes", "--adapt-layout", "adapted", json, sizeof json);
+    cr_assert_eq(count_in_file(json, "\"status\": \"FAIL\""), 1);
+    cr_assert_eq(count_in_file(json, "\"status\": \"PASS\""), 1);
+    cr_assert_eq(count_in_file(json, "(adapted from NCHW/IOHW)"), 2);
+    remove_dir(dir);
 }
