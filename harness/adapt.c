@@ -14,6 +14,7 @@
 #include "oracle/dtype.h"
 #include "oracle/layout.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 /* --- candidates ---------------------------------------------------------- */
 
@@ -130,17 +131,27 @@ int iohw_adapt_case(const iohw_case *c, const char *xl, const char *wl,
     out->tags = copy_string(c->tags);
     out->descriptor = copy_string(c->descriptor);
     out->x = out->w = out->bias = out->y = NULL;
-    out->y_f64 = out->err_bound = NULL;
-    const size_t es = iohw_dtype_size(c->p.dtype);
+    out->y_f64 = out->err_bound = out->requant = NULL;
+    /* Element sizes of each tensor: a quantized case's w and y may differ
+     * from x, its bias is int32.  The bias and the requant values are
+     * indexed by output channel, which no layout changes: copied as they
+     * are. */
+    const size_t xs = iohw_dtype_size(c->p.dtype);
+    const size_t ws = iohw_dtype_size(iohw_problem_w_dtype(&c->p));
+    const size_t bs = iohw_dtype_size(iohw_problem_bias_dtype(&c->p));
+    const size_t ys = iohw_dtype_size(iohw_problem_y_dtype(&c->p));
     int bad = out->tags == NULL || out->descriptor == NULL;
     if (c->x != NULL)
-        bad |= (out->x = relayout(&xo, &xn, es, c->x)) == NULL;
+        bad |= (out->x = relayout(&xo, &xn, xs, c->x)) == NULL;
     if (c->w != NULL)
-        bad |= (out->w = relayout(&wo, &wn, es, c->w)) == NULL;
+        bad |= (out->w = relayout(&wo, &wn, ws, c->w)) == NULL;
     if (c->bias != NULL)
-        bad |= (out->bias = copy_bytes(c->bias, (size_t)c->p.out_channels * es)) == NULL;
+        bad |= (out->bias = copy_bytes(c->bias, (size_t)c->p.out_channels * bs)) == NULL;
+    if (c->requant != NULL)
+        bad |= (out->requant = copy_bytes(c->requant,
+                                          iohw_quant_requant_bytes(&c->p))) == NULL;
     if (c->y != NULL)
-        bad |= (out->y = relayout(&yo, &yn, es, c->y)) == NULL;
+        bad |= (out->y = relayout(&yo, &yn, ys, c->y)) == NULL;
     if (c->y_f64 != NULL)
         bad |= (out->y_f64 = relayout(&yo, &yn, sizeof(double), c->y_f64)) == NULL;
     if (c->err_bound != NULL)

@@ -420,7 +420,7 @@ static void serve_case(worker *wk, uint32_t kind, int memfd)
     mapped m;
     if (map_tensors(wk, pc, memfd, &m) == 0 && !no_run_quant(wk, &p) &&
         (kind == IOHW_WORK_RUN ||
-         ask_supports(wk, &p, iohw_problem_is_quant(&p) ? 0 : adapt)))
+         ask_supports(wk, &p, adapt)))
         call_run(wk, &p, &m);
     memset(wk->note->regions, 0, sizeof wk->note->regions);
     if (m.res != NULL)

@@ -3,6 +3,7 @@
  * (harness/adapt.h), the basis of `iohw run --adapt-layout`.
  */
 #include <criterion/criterion.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "generators/generators.h"
@@ -11,6 +12,7 @@
 #include "oracle/dtype.h"
 #include "oracle/layout.h"
 #include "oracle/problem.h"
+#include "oracle/quant_problem.h"
 
 static void make(const char *text, iohw_case *c)
 {
@@ -21,12 +23,11 @@ static void make(const char *text, iohw_case *c)
                  err.msg);
 }
 
-/* Element (n, c, h, w) of a rank-2 data tensor, read through the layout's
- * letters with strides worked out here, independently of oracle/layout.c. */
-static double data_at(const iohw_case *c, int output, int64_t n, int64_t ch,
-                      int64_t h, int64_t w, int f64)
+/* Offset of (n, c, h, w) in a rank-2 data tensor, from the layout's letters
+ * with strides worked out here, independently of oracle/layout.c. */
+static int64_t data_off(const iohw_problem *p, int output, int64_t n,
+                        int64_t ch, int64_t h, int64_t w)
 {
-    const iohw_problem *p = &c->p;
     int64_t ext[4] = {p->batch, output ? p->out_channels : p->in_channels,
                       output ? p->out_size[0] : p->in_size[0],
                       output ? p->out_size[1] : p->in_size[1]};
@@ -37,9 +38,17 @@ static double data_at(const iohw_case *c, int output, int64_t n, int64_t ch,
         int a = (int)(strchr(letters, *l) - letters);
         off = off * ext[a] + idx[a];
     }
+    return off;
+}
+
+/* Element (n, c, h, w) of a rank-2 data tensor of a float case. */
+static double data_at(const iohw_case *c, int output, int64_t n, int64_t ch,
+                      int64_t h, int64_t w, int f64)
+{
+    const int64_t off = data_off(&c->p, output, n, ch, h, w);
     if (f64)
         return ((const double *)(output ? (const void *)c->y_f64 : NULL))[off];
-    return iohw_dtype_load(p->dtype, output ? c->y : c->x, (size_t)off);
+    return iohw_dtype_load(c->p.dtype, output ? c->y : c->x, (size_t)off);
 }
 
 Test(adapt, keeps_every_semantic_value_when_the_data_layout_changes)
@@ -124,6 +133,77 @@ Test(adapt, lists_the_common_layouts_most_common_first)
     }
     cr_assert_eq(iohw_adapt_data_candidates(4, d, 16), 0);
     cr_assert_eq(iohw_adapt_data_candidates(2, d, 1), 1, "at most max");
+}
+
+/* --- quantized cases (specification section 11) ---------------------- */
+
+/* Every element of x (1 byte) and y (es bytes) of c found at its place in
+ * a, whose data layout differs. */
+static void check_data(const iohw_case *c, const iohw_case *a, size_t es)
+{
+    const iohw_problem *p = &c->p;
+    for (int out = 0; out < 2; out++) {
+        const unsigned char *tc = out ? c->y : c->x, *ta = out ? a->y : a->x;
+        const size_t s = out ? es : 1;
+        const int64_t nc = out ? p->out_channels : p->in_channels;
+        const int64_t nh = out ? p->out_size[0] : p->in_size[0];
+        const int64_t nw = out ? p->out_size[1] : p->in_size[1];
+        for (int64_t n = 0; n < p->batch; n++)
+            for (int64_t ch = 0; ch < nc; ch++)
+                for (int64_t h = 0; h < nh; h++)
+                    for (int64_t w = 0; w < nw; w++)
+                        cr_assert_eq(memcmp(tc + s * (size_t)data_off(p, out, n, ch, h, w),
+                                            ta + s * (size_t)data_off(&a->p, out, n, ch, h, w),
+                                            s), 0, "%s n%ld c%ld h%ld w%ld",
+                                     out ? "y" : "x", (long)n, (long)ch, (long)h,
+                                     (long)w);
+    }
+}
+
+Test(adapt, quantized_carries_the_int32_bias_and_the_per_channel_requant_values)
+{
+    iohw_case c, a;
+    make("n=2 ci=4 co=6 g=2 in=5x4 k=3x2 s=2 bias=1 dt=u8 wdt=s8 ydt=u8 "
+         "zp=3,-2,0 pc=1 sx=0.5 xl=NCHW wl=IOHW", &c);
+    cr_assert_not_null(c.requant);
+    iohw_error err = {{0}};
+    cr_assert_eq(iohw_adapt_case(&c, "NHWC", "GOHWI", &a, &err), 0, "%s", err.msg);
+    cr_assert_str_eq(a.p.data_layout, "NHWC");
+    cr_assert_str_eq(a.p.weight_layout, "GOHWI");
+    /* Six int32 biases, 24 bytes (not six), and six float scales. */
+    cr_assert_not_null(a.bias);
+    cr_assert_eq(memcmp(a.bias, c.bias, 6 * sizeof(int32_t)), 0);
+    cr_assert_eq(iohw_quant_requant_bytes(&c.p), 6 * sizeof(float));
+    cr_assert_not_null(a.requant);
+    cr_assert_eq(memcmp(a.requant, c.requant, 6 * sizeof(float)), 0);
+    cr_assert_null(a.y_f64);
+    cr_assert_null(a.err_bound);
+    check_data(&c, &a, 1);
+    /* IOHW w[i][o][kh][kw] (C_in 4, Mg 3, G 2, Cg 2) in GOHWI: one byte
+     * each, (g, o, kh, kw, i) holding w[g*2 + i][o][kh][kw]. */
+    const int8_t *wi = c.w, *wa = a.w;
+    for (int g = 0; g < 2; g++)
+        for (int o = 0; o < 3; o++)
+            for (int kh = 0; kh < 3; kh++)
+                for (int kw = 0; kw < 2; kw++)
+                    for (int i = 0; i < 2; i++)
+                        cr_assert_eq(wa[(((g * 3 + o) * 3 + kh) * 2 + kw) * 2 + i],
+                                     wi[(((g * 2 + i) * 3 + o) * 3 + kh) * 2 + kw]);
+    iohw_case_free(&a);
+    iohw_case_free(&c);
+}
+
+Test(adapt, quantized_moves_an_s32_output_with_four_bytes_an_element)
+{
+    iohw_case c, a;
+    make("n=2 ci=3 co=2 in=4x3 k=2 s=2 dt=s8 ydt=s32 zp=1,2,0 bias=1 xl=NCHW", &c);
+    iohw_error err = {{0}};
+    cr_assert_eq(iohw_adapt_case(&c, "HWNC", "OIHW", &a, &err), 0, "%s", err.msg);
+    cr_assert_null(a.requant, "an s32 y has no requant values");
+    cr_assert_eq(memcmp(a.bias, c.bias, 2 * sizeof(int32_t)), 0);
+    check_data(&c, &a, sizeof(int32_t));
+    iohw_case_free(&a);
+    iohw_case_free(&c);
 }
 
 /* --- through `iohw run` -------------------------------------------------- */

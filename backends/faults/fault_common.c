@@ -77,7 +77,11 @@ static int fault_supports(void *ctx, const iohw_problem *p)
             iohw_error_set(err, "this fault computes no quantized problem");
             return IOHW_UNSUPPORTED;
         }
-        return iohw__fault_quant_check(p, err) == 0 ? IOHW_OK : IOHW_UNSUPPORTED;
+        if (iohw__fault_quant_check(p, err) != 0)
+            return IOHW_UNSUPPORTED;
+        if (iohw__fault_spec.claims != NULL && iohw__fault_spec.claims(p, err) != 0)
+            return IOHW_UNSUPPORTED;
+        return IOHW_OK;
     }
     if (quant_only()) {
         iohw_error_set(err, "this fault computes only quantized problems");
