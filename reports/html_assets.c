@@ -27,6 +27,7 @@ const char iohw__html_css[] =
     "font-size:20px}.card.zero{opacity:.45}\n"
     ".s-PASS{color:#2e7d32}.s-FAIL,.s-ERROR,.s-CRASH,.s-TIMEOUT,.s-INVALID{color:#c62828}"
     ".s-UNSUPPORTED{color:#6b747c}.s-WAIVED{color:#b26a00}\n"
+    "p.noted{border-left:3px solid #b26a00;padding:2px 10px;margin:8px 0}\n"
     "table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid #e1e5e9;"
     "padding:3px 8px;text-align:left;vertical-align:top}th{background:#f3f5f7}\n"
     "td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}\n"
