@@ -3,11 +3,11 @@
  * same few problems in one run: time per problem (median of the runs) and
  * each library's speed as a ratio to the oracle.
  *
- * Every backend is loaded through the loader (harness/loader.h), as `iohw
+ * Every backend is loaded through the loader (sandbox/loader.h), as `iohw
  * run` would: the reference backend (the oracle, one thread), libtorch,
  * oneDNN and XNNPACK (each skipped when its adapter was not built, and "-"
  * where it does not claim a problem).  Every timed output is also judged
- * against the oracle (harness/compare.c); a FAIL or ERROR is printed in
+ * against the oracle (judge/compare.c); a FAIL or ERROR is printed in
  * place of the time.  The adapters run their libraries on one thread, so
  * the ratios compare single-threaded code.
  *
@@ -25,9 +25,9 @@
 #include "bench_clock.h"
 #include "cases/case.h"
 #include "generators/generators.h"
-#include "harness/compare.h"
-#include "harness/loader.h"
-#include "harness/worker.h"
+#include "judge/compare.h"
+#include "sandbox/loader.h"
+#include "sandbox/worker.h"
 #include "oracle/descriptor.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"

@@ -27,7 +27,7 @@
 #include "bench_clock.h"
 #include "cases/case.h"
 #include "generators/generators.h"
-#include "harness/loader.h"
+#include "sandbox/loader.h"
 #include "oracle/descriptor.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"

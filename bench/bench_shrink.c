@@ -3,7 +3,7 @@
  *
  * For each bundled seeded fault (backends/faults/, built next to this
  * program) a sizeable case that fails against it is shrunk
- * (harness/shrink.h) and one line is printed: the fault, the original and
+ * (explore/shrink.h) and one line is printed: the fault, the original and
  * minimal status, steps kept, backend runs, wall time and the minimal
  * descriptor.  The totals follow.
  *
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "generators/generators.h"
-#include "harness/shrink.h"
+#include "explore/shrink.h"
 #include "oracle/descriptor.h"
 
 /* The faults and a case each fails on. */

@@ -25,7 +25,7 @@
 #include "bench_cases.h"
 #include "bench_clock.h"
 #include "harness/run.h"
-#include "harness/speed.h"
+#include "results/speed.h"
 
 /* The median harness cost per case: wall time minus the calls timed. */
 static double median_overhead(const iohw_run_results *r)

@@ -1,6 +1,6 @@
 /*
  * cli/claim.c - a backend's claim (generators/claim.h) learned through a
- * probe child (harness/probe.h): the cli joins the two, so that the
+ * probe child (sandbox/probe.h): the cli joins the two, so that the
  * generators never reach the harness.
  */
 #include "cli/claim.h"

@@ -1,6 +1,6 @@
 /*
  * cli/claim.h - what a backend claims, learned by asking its supports() in
- * a child (harness/probe.h) over the pairwise factors (generators/claim.h),
+ * a child (sandbox/probe.h) over the pairwise factors (generators/claim.h),
  * for `iohw gen --for-backend` and the claimed-pair coverage of `iohw run`.
  */
 #ifndef IOHW_CLI_CLAIM_H
@@ -10,7 +10,7 @@
 
 #include "generators/claim.h"
 #include "generators/suite.h"
-#include "harness/probe.h"
+#include "sandbox/probe.h"
 #include "harness/run.h"
 #include "oracle/error.h"
 

@@ -1,7 +1,7 @@
 /*
  * cli/cmd_fuzz.c - `iohw fuzz --backend LIB.so -o DIR`: random edge-biased
  * problems against a backend until a limit, each new failure shrunk
- * (harness/fuzz.h).
+ * (explore/fuzz.h).
  */
 #include "cli/cli.h"
 
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/fuzz.h"
+#include "explore/fuzz.h"
 #include "harness/run.h"
 
 #define NUMBER_(x) #x

@@ -10,7 +10,7 @@
 
 #include "cases/case.h"
 #include "generators/generators.h"
-#include "harness/guard.h"
+#include "sandbox/guard.h"
 #include "oracle/oracle.h"
 
 const char iohw_cli_oracle_help[] =
@@ -62,7 +62,7 @@ static int same_file(const char *a, const char *b)
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-/* Reads every case of the input in a guarded child (harness/guard.h) first:
+/* Reads every case of the input in a guarded child (sandbox/guard.h) first:
  * a file that crashes libhdf5, makes it loop or asks for more memory than
  * a case may use is reported as `iohw run` reports it and nothing is
  * written.  A file the child read whole reads the same way again here. */

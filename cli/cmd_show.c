@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "cases/case.h"
-#include "harness/guard.h"
+#include "sandbox/guard.h"
 #include "oracle/convention.h"
 #include "oracle/dtype.h"
 #include "oracle/layout.h"
@@ -527,7 +527,7 @@ static int is_directory(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* One argument, shown by a guarded child (harness/guard.h): a file that
+/* One argument, shown by a guarded child (sandbox/guard.h): a file that
  * crashes libhdf5, makes it loop or asks for more memory than a case may
  * use ends with a message, not with `iohw show`. */
 typedef struct show_job {

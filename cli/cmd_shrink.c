@@ -1,7 +1,7 @@
 /*
  * cli/cmd_shrink.c - `iohw shrink --backend LIB.so FILE --id CASE`: reduce
  * a failing case to a minimal one that fails the same way
- * (harness/shrink.h), and `iohw run --shrink`'s pass over a run's failures.
+ * (explore/shrink.h), and `iohw run --shrink`'s pass over a run's failures.
  */
 #include "cli/cli.h"
 
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "harness/run.h"
-#include "harness/shrink.h"
+#include "explore/shrink.h"
 
 #define NUMBER_(x) #x
 #define NUMBER(x) NUMBER_(x)

@@ -8,7 +8,7 @@
  * makes of a valid row (its variants 0 to 3, which differ in layout
  * permutations, batch, groups, lengths and pad sides).  The generators
  * never load a backend: the caller passes `accepts`, which asks it (cli
- * asks harness/probe.h).
+ * asks sandbox/probe.h).
  *
  * Learning the claim (iohw_claim_learn) asks accepts() about:
  *   1. the rows of the smoke covering array;

@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #include "harness/listing.h"
-#include "harness/result.h"
+#include "results/result.h"
 #include "oracle/error.h"
 
 /* The beginning of the message of a case the breaker left out. */

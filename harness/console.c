@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "harness/run.h"
-#include "harness/speed.h"
-#include "harness/verdict.h"
-#include "harness/worker.h"
+#include "results/speed.h"
+#include "judge/verdict.h"
+#include "sandbox/worker.h"
 
 #define BAR_WIDTH 24
 #define BAR_PERIOD_NS 100000000LL        /* at most 10 redraws a second */
@@ -429,36 +429,4 @@ void iohw_run_summary(const iohw_run_results *r, FILE *out)
         iohw_speed_free(&speed);
     }
     print_verdict(r, counts, out);
-}
-
-int iohw_run_claim_sentence(const iohw_run_results *r, char *buf, size_t n)
-{
-    if (n > 0)
-        buf[0] = '\0';
-    if (!r->claim_known)
-        return -1;
-    const double pct = r->claim_pairs > 0
-                       ? 100.0 * (double)r->claim_covered / (double)r->claim_pairs : 100.0;
-    snprintf(buf, n, "of the %lld factor-value pairs this backend claims, the claimed "
-             "cases cover %lld (%.1f%%)", (long long)r->claim_pairs,
-             (long long)r->claim_covered, pct);
-    return 0;
-}
-
-int64_t iohw_run_compared(const iohw_run_results *r)
-{
-    int64_t n = 0;
-    for (int64_t i = 0; i < r->count; i++) {
-        iohw_result_status s = r->items[i].status;
-        n += s == IOHW_RESULT_PASS || s == IOHW_RESULT_FAIL ||
-             (s == IOHW_RESULT_WAIVED && r->items[i].elements > 0);
-    }
-    return n;
-}
-
-int iohw_run_exit_code(const iohw_run_results *r)
-{
-    if (any_bad(r))
-        return 1;
-    return iohw_run_compared(r) == 0 && !r->allow_empty;
 }

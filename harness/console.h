@@ -2,7 +2,7 @@
  * harness/console.h - what `iohw run` prints while it runs: a progress bar
  * (on a terminal) or plain periodic lines, blocks of bad results, and at
  * the end the verdict and the summary tables (iohw_run_summary in run.h).
- * Of the blocks, the first of each group of failures (harness/verdict.h) is
+ * Of the blocks, the first of each group of failures (judge/verdict.h) is
  * printed and then at most `show` more; a last line says how many were held
  * back and that the reports keep them.
  *
@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "harness/result.h"
+#include "results/result.h"
 #include "harness/run.h"
 
 /* Progress modes: IOHW_PROGRESS_* of harness/run.h. */
@@ -37,7 +37,7 @@ typedef struct iohw_console {
      * alone.  Set after iohw_console_start. */
     const iohw_repro_options *repro;
     /* Appended: blocks beyond the first of each group of failures
-     * (harness/verdict.h): at most `show` more in all (< 0: every block;
+     * (judge/verdict.h): at most `show` more in all (< 0: every block;
      * iohw_console_start sets IOHW_RUN_SHOW); the groups seen, the blocks
      * printed beyond their first, and the blocks held back. */
     int show;

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/pipe.h"
+#include "sandbox/pipe.h"
 
 /* A growable list of malloc'd strings. */
 typedef struct strlist {
@@ -209,7 +209,7 @@ static int add_file_cases(iohw_listing *s, int64_t *cap, int fi,
  *
  * A corrupt file can crash libhdf5 itself (heap errors on flipped bytes of
  * the old object format) or make it loop for ever, so each file is listed
- * in a guarded child (harness/guard.h: a time and a memory limit) that
+ * in a guarded child (sandbox/guard.h: a time and a memory limit) that
  * sends its entries back: a crash, a hang or a runaway allocation there
  * becomes an INVALID entry for the file instead of the end of the run.
  * Records: four strings (id, descriptor, tags, invalid), each a uint32_t

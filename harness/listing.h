@@ -9,11 +9,11 @@
  * that cannot be opened, or a case whose attributes cannot be read, is not an
  * error of the run: it becomes an entry with `invalid` set (the reader's
  * message), which the run reports as INVALID while the other cases go on.
- * Each file is listed in a guarded child process (harness/guard.h: a time
+ * Each file is listed in a guarded child process (sandbox/guard.h: a time
  * limit and a memory limit), so a file that crashes the HDF5 library
  * itself, makes it loop or asks for more memory than the limit also becomes
  * one INVALID entry.  (Test builds can make the child listing PATH crash
- * or hang: harness/test_hook.h, point "read".)
+ * or hang: sandbox/test_hook.h, point "read".)
  */
 #ifndef IOHW_LISTING_H
 #define IOHW_LISTING_H
@@ -22,7 +22,7 @@
 
 #include "cases/case.h"
 #include "harness/filter.h"
-#include "harness/guard.h"
+#include "sandbox/guard.h"
 #include "oracle/error.h"
 
 typedef struct iohw_listing_entry {

@@ -19,14 +19,14 @@
 #include <unistd.h>
 
 #include "harness/breaker.h"
-#include "harness/channel.h"
+#include "sandbox/channel.h"
 #include "harness/console.h"
 #include "harness/filter.h"
-#include "harness/journal.h"
+#include "results/journal.h"
 #include "harness/listing.h"
-#include "harness/loader.h"
+#include "sandbox/loader.h"
 #include "harness/timeouts.h"
-#include "harness/worker.h"
+#include "sandbox/worker.h"
 #include "harness/run_internal.h"
 
 /* Polling period while a progress bar is shown, and otherwise. */
@@ -585,13 +585,4 @@ fail:
     teardown(&st);
     iohw_run_results_free(out);
     return -1;
-}
-
-void iohw_run_results_free(iohw_run_results *r)
-{
-    if (r == NULL)
-        return;
-    free(r->items);
-    free(r->wall);
-    memset(r, 0, sizeof *r);
 }

@@ -4,7 +4,7 @@
  *
  * A child of the parent loads the backend once to fail fast (the parent
  * never loads it), the parent expands the inputs (harness/listing.h) and keeps
- * `jobs` verifier processes busy (harness/worker.h): a verifier reads, compares
+ * `jobs` verifier processes busy (sandbox/worker.h): a verifier reads, compares
  * and diagnoses; its worker loads the backend and runs one case at a time
  * with its output between guard pages and its inputs read-only, in memory
  * the two share.  A worker that dies makes its case CRASH (the message names the
@@ -19,8 +19,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "harness/machine.h"
-#include "harness/result.h"
+#include "results/result.h"
+#include "results/run_results.h"
+#include "sandbox/spawn.h"
 #include "iohw/backend.h"
 #include "oracle/error.h"
 
@@ -51,7 +52,7 @@ typedef struct iohw_run_options {
     int resume;                 /* skip cases already in the journal */
     int diagnose;               /* run the diagnosis on failures */
     int adapt_layout;           /* run cases the backend does not claim in
-                                   layouts it claims (harness/adapt.h) */
+                                   layouts it claims (judge/adapt.h) */
     int progress;               /* IOHW_PROGRESS_* */
     /* Appended members (0 keeps the behaviour of the members above). */
     int failure_blocks;         /* 1: print blocks of bad results on stdout
@@ -70,7 +71,7 @@ typedef struct iohw_run_options {
                                    may exit 0 */
     int shrink;                 /* `iohw run --shrink`: after the run, the
                                    command shrinks each failure
-                                   (harness/shrink.h); iohw_run ignores it */
+                                   (explore/shrink.h); iohw_run ignores it */
     const char *shrink_dir;     /* where it writes them, or NULL */
     int claim_coverage;         /* 1: the cli computes the claimed-pair
                                    coverage after the run (cli/claim.h);
@@ -81,7 +82,7 @@ typedef struct iohw_run_options {
                                    specification section 3.4); 0 = ieee */
     int show;                   /* `--show N`: with failure_blocks, the
                                    first block of each group of failures
-                                   (harness/verdict.h) is printed, then at
+                                   (judge/verdict.h) is printed, then at
                                    most this many more in all; < 0: every
                                    block.  IOHW_RUN_SHOW by default */
     /* Appended (speed, docs/REPORT_FORMAT.md "speed"): `--repeat N`
@@ -114,56 +115,13 @@ typedef struct iohw_run_options {
  * speed_reference 1. */
 void iohw_run_options_init(iohw_run_options *o);
 
-/* The bit of dtype dt in iohw_run_options.subnormals_flush, and every
- * dtype's. */
-#define IOHW_SUBNORMALS_FLUSH_BIT(dt) (1u << (unsigned)(dt))
-#define IOHW_SUBNORMALS_FLUSH_ALL                                           \
-    (IOHW_SUBNORMALS_FLUSH_BIT(IOHW_F32) | IOHW_SUBNORMALS_FLUSH_BIT(IOHW_F64) | \
-     IOHW_SUBNORMALS_FLUSH_BIT(IOHW_F16) | IOHW_SUBNORMALS_FLUSH_BIT(IOHW_BF16))
-
-/* Parses the value of --subnormals: "ieee" (0), "flush" (every dtype) or
- * "flush:DTYPES" (comma-separated dtype names, e.g. "flush:bf16,f32").
- * 0, or -1 with the reason naming the bad part. */
-int iohw_subnormals_parse(const char *text, unsigned *mask, iohw_error *err);
-
-/* The value of --subnormals for mask: "ieee", "flush" or "flush:f32,bf16"
- * (dtypes in code order), cut to buf (size n). */
-void iohw_subnormals_format(unsigned mask, char *buf, size_t n);
-
-/* A run's results, in case order (file order, then id order). */
-typedef struct iohw_run_results {
-    iohw_result *items;
-    int64_t count;
-    char backend_name[128];
-    char backend_version[128];
-    double seconds;             /* wall time of the whole run */
-    /* Appended members. */
-    double *wall;               /* per item: seconds from handing the case to
-                                   a worker to its result; 0 for results taken
-                                   from the journal or found INVALID while
-                                   listing the cases; NULL when count is 0 */
-    int64_t resumed;            /* items taken from the journal */
-    int allow_empty;            /* the option of the same name */
-    iohw_machine machine;       /* the machine the run happened on */
-    /* Appended: the claimed-pair coverage (docs/REPORT_FORMAT.md), set by
-     * the cli after the run; claim_known 0 when it was not computed. */
-    int claim_known;
-    int64_t claim_pairs;        /* factor-value pairs the backend claims */
-    int64_t claim_covered;      /* of those, pairs the claimed cases hold */
-    /* Appended: the run's options for the repro lines of the summary's
-     * verdict (its backend points into the run's options); zero in results
-     * read back from a report. */
-    iohw_repro_options repro;
-} iohw_run_results;
-
 /* Runs everything; returns 0 when the run completed (whatever the statuses)
  * and -1 on an error that stops the run (backend cannot be loaded, no input
  * readable, bad filter...), with the reason. */
 int iohw_run(const iohw_run_options *o, iohw_run_results *out, iohw_error *err);
-void iohw_run_results_free(iohw_run_results *r);
 
 /* The options of the run that change a case's outcome, for its repro
- * command (harness/result.h); a memory limit of IOHW_RUN_MEMORY_LIMIT_MB
+ * command (results/result.h); a memory limit of IOHW_RUN_MEMORY_LIMIT_MB
  * is left out as the default. */
 void iohw_repro_options_of_run(const iohw_run_options *run,
                                iohw_repro_options *o);
@@ -177,27 +135,8 @@ void iohw_repro_options_of_run(const iohw_run_options *run,
 int64_t iohw_run_list(const iohw_run_options *o, FILE *out, iohw_error *err);
 
 /* Prints the summary of a run on out: the verdict (the failures grouped by
- * diagnosis, harness/verdict.h), a table by status, then a table by tag
+ * diagnosis, judge/verdict.h), a table by status, then a table by tag
  * (pass, fail and other counts per tag). */
 void iohw_run_summary(const iohw_run_results *r, FILE *out);
-
-/* The claimed-pair coverage as one sentence ("of the N factor-value pairs
- * this backend claims, the claimed cases cover M (P%)") into buf; 0, or -1
- * (buf "") when r->claim_known is 0. */
-int iohw_run_claim_sentence(const iohw_run_results *r, char *buf, size_t n);
-
-/* The exit status of `iohw run` for these results: 1 when some result is
- * FAIL, ERROR, CRASH, TIMEOUT or INVALID, or when no case's output was
- * compared (every case UNSUPPORTED, or none selected) and r->allow_empty is
- * 0; else 0. */
-int iohw_run_exit_code(const iohw_run_results *r);
-
-/* The number of results whose output was compared with the oracle's: PASS,
- * FAIL, and WAIVED ones that had been compared (elements > 0). */
-int64_t iohw_run_compared(const iohw_run_results *r);
-
-/* 0 when --memory-limit cannot be enforced in this build (AddressSanitizer
- * reserves terabytes of address space, so RLIMIT_AS is not set). */
-int iohw_run_memory_limit_works(void);
 
 #endif

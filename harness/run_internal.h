@@ -8,6 +8,8 @@
 
 #include "harness/listing.h"
 #include "harness/run.h"
+#include "sandbox/spawn.h"
+#include "sandbox/worker.h"
 
 /* Checks the options, loads the backend once in a child process (the
  * parent never loads a backend: some start threads when loaded) to fail
@@ -30,13 +32,10 @@ int iohw__default_jobs(void);
  * for a backend-call timeout. */
 double iohw__case_ceiling(double timeout);
 
-/* Exit status of a worker or verifier process that cannot set itself up
- * (no memory for its state, or its pipes cannot be arranged): 70, sysexits'
- * EX_SOFTWARE, an internal error rather than anything a backend did. */
-#define IOHW__EXIT_CHILD_SETUP 70
-
-/* _exit for a forked child; coverage builds write their counters first
- * (_exit skips gcov's exit handler). */
-void iohw__exit_child(int code) __attribute__((noreturn));
+/* The verifier's life in the child: never returns (_exit).  Reads
+ * requests (task, file, case id) from req_fd until end of file, writes one
+ * reply (channel.h's iohw__reply_encode) per case to rep_fd. */
+void iohw_verifier_main(const iohw_worker_config *cfg, int req_fd, int rep_fd,
+                        iohw_worker_note *note) __attribute__((noreturn));
 
 #endif

@@ -14,9 +14,9 @@
 
 #include "harness/breaker.h"
 #include "harness/filter.h"
-#include "harness/journal.h"
-#include "harness/probe.h"
-#include "harness/worker.h"
+#include "results/journal.h"
+#include "sandbox/probe.h"
+#include "sandbox/worker.h"
 
 /* --- small helpers ------------------------------------------------------- */
 
@@ -37,23 +37,6 @@ int iohw__default_jobs(void)
 double iohw__case_ceiling(double timeout)
 {
     return CASE_CEILING_FACTOR * timeout + CASE_CEILING_SLACK_S;
-}
-
-#ifdef IOHW_COVERAGE
-void __gcov_dump(void);
-#endif
-
-void iohw__exit_child(int code)
-{
-#ifdef IOHW_COVERAGE
-    __gcov_dump();
-#endif
-    _exit(code);
-}
-
-int iohw_run_memory_limit_works(void)
-{
-    return !iohw_worker_asan();
 }
 
 /* --- options and inputs -------------------------------------------------- */
@@ -83,7 +66,7 @@ static int expand(const iohw_run_options *o, iohw_listing *s, iohw_error *err)
     return rc;
 }
 
-/* Loads the backend in a child process (harness/probe.h) and learns its
+/* Loads the backend in a child process (sandbox/probe.h) and learns its
  * name and version; its errors are the loader's. */
 static int probe(const char *backend, iohw_run_results *out, iohw_error *err)
 {

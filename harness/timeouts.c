@@ -8,14 +8,6 @@
 #include "oracle/descriptor.h"
 #include "oracle/problem.h"
 
-double iohw_problem_macs(const iohw_problem *p)
-{
-    double per_input = (double)p->out_channels / (double)p->groups;
-    for (uint32_t a = 0; a < p->rank && a < 3; a++)
-        per_input *= (double)p->kernel[a];
-    return (double)iohw_problem_x_count(p) * per_input;
-}
-
 double iohw_case_timeout(const iohw_run_options *o, const iohw_listing_entry *e)
 {
     if (!o->timeout_scaled || o->timeout <= 0)

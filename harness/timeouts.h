@@ -27,9 +27,6 @@
 #define IOHW_TIMEOUT_FLOOR_S 10.0
 #define IOHW_TIMEOUT_MACS_PER_S 1e7
 
-/* The multiply-adds of a validated problem, as above. */
-double iohw_problem_macs(const iohw_problem *p);
-
 /* The limit of one backend call of the entry in seconds (0: none).  An
  * entry whose descriptor does not parse gets the floor. */
 double iohw_case_timeout(const iohw_run_options *o, const iohw_listing_entry *e);

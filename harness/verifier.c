@@ -16,13 +16,14 @@
 #include <sys/prctl.h>
 #endif
 
-#include "harness/adapt.h"
-#include "harness/compare.h"
-#include "harness/diagnose.h"
-#include "harness/loader.h"
+#include "judge/adapt.h"
+#include "judge/compare.h"
+#include "judge/diagnose.h"
+#include "sandbox/loader.h"
 #include "harness/run_internal.h"
-#include "harness/test_hook.h"
+#include "sandbox/test_hook.h"
 #include "harness/timeouts.h"
+#include "oracle/problem.h"
 #include "oracle/quant_problem.h"
 
 /* The reader starts on a dataset: the note says which. */

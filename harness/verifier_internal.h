@@ -12,8 +12,8 @@
 #include <sys/types.h>
 
 #include "cases/case.h"
-#include "harness/channel.h"
-#include "harness/worker.h"
+#include "sandbox/channel.h"
+#include "sandbox/worker.h"
 
 /* What one output stream of the worker carried during a call. */
 typedef struct iohw__stream {

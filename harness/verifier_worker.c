@@ -19,7 +19,7 @@
 
 #include "harness/run.h"
 #include "harness/run_internal.h"
-#include "harness/worker_rude.h"
+#include "sandbox/worker_rude.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"
 #include "oracle/quant_problem.h"

@@ -48,6 +48,10 @@ int64_t iohw_problem_w_count(const iohw_problem *p);
 int64_t iohw_problem_y_count(const iohw_problem *p);
 int64_t iohw_problem_bias_count(const iohw_problem *p);
 
+/* The multiply-adds of a validated problem: input elements times
+ * C_out / groups times the kernel's taps. */
+double iohw_problem_macs(const iohw_problem *p);
+
 /* Spatial letters of a rank: "W", "HW", "DHW"; NULL for another rank. */
 const char *iohw_spatial_letters(int rank);
 

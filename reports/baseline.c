@@ -16,7 +16,7 @@
  *     ct3d.pairwise.bf16.0011  cpu=avx512_bf16  flushes subnormals (oneDNN 2.6)
  *     ct1d.*.bf16.*  cpu=avx512bw version~1.13.  bf16 sent to forward conv
  *
- * `cpu=F` holds when the machine has feature F (harness/machine.h names),
+ * `cpu=F` holds when the machine has feature F (results/machine.h names),
  * `cpu!=F` when it lacks it, `version~T` when the backend's version string
  * contains T, `version!~T` when it does not (an adapter may name there what
  * its library picked, as the oneDNN one names its effective ISA:
@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/machine.h"
+#include "results/machine.h"
 
 #define BASELINE_SIZE_MAX ((size_t)16 << 20)
 

@@ -255,7 +255,7 @@ static void write_failure(FILE *f, const iohw_run_results *r, int64_t i,
 }
 
 /* Section "verdict", above the summary: one table row per group of
- * failures (harness/verdict.h) with its smallest case's repro. */
+ * failures (judge/verdict.h) with its smallest case's repro. */
 static void write_verdict(FILE *f, const iohw_run_results *r,
                           const iohw_report_options *o)
 {

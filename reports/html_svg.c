@@ -4,7 +4,7 @@
  * of the run's worst error ratios, and the small outcome bars of the
  * coverage tables.
  *
- * The heat map uses the result's coarse error map (harness/result.h
+ * The heat map uses the result's coarse error map (results/result.h
  * errmap) when the harness filled it in, else bins the first mismatching
  * points; either way over the output's (h, w) plane, summed over n, c, d.
  */

@@ -4,7 +4,7 @@
  * One object: the format version, the run information, a summary by
  * status, the baseline with every entry's matches, the coverage by factor
  * value, and every case on a line of its own (so that text diffs of two
- * reports stay readable): the result record in the form of harness/record.h
+ * reports stay readable): the result record in the form of results/record.h
  * with the report's own members appended.  Numbers JSON cannot hold are the strings "inf",
  * "-inf" and "nan".  reports/json_read.c reads it back.
  */
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/record.h"
+#include "results/record.h"
 
 static void json_opt_string(FILE *f, const char *s)
 {
@@ -164,7 +164,7 @@ static void write_claim(FILE *f, const iohw_run_results *r)
     fputs("},\n", f);
 }
 
-/* A case: the result record (harness/record.h), then what the report adds. */
+/* A case: the result record (results/record.h), then what the report adds. */
 static int write_case(FILE *f, const iohw_run_results *r, int64_t i,
                       const iohw_report_options *o)
 {
@@ -192,7 +192,7 @@ static int write_case(FILE *f, const iohw_run_results *r, int64_t i,
 }
 
 /* The verdict (appended): the failures grouped by diagnosis, largest
- * group first (harness/verdict.h). */
+ * group first (judge/verdict.h). */
 static int write_verdict(FILE *f, const iohw_run_results *r,
                          const iohw_report_options *o)
 {

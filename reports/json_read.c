@@ -6,12 +6,12 @@
  * it uses for type, range and length (a string that does not fit its field
  * is an error, not a silent cut) and names the member in the message.  Each
  * case is decoded from its text by the result record's codec
- * (harness/record.h), the one the journal uses.
+ * (results/record.h), the one the journal uses.
  * Members it does not know are ignored, so later versions may add some.
  */
 #include "reports/reports_internal.h"
 
-#include "harness/record.h"
+#include "results/record.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -266,7 +266,7 @@ static int read_baseline(reader *rd, const iohw__json *b)
     return 0;
 }
 
-/* A case: the result record (harness/record.h's decoder checks every member
+/* A case: the result record (results/record.h's decoder checks every member
  * of it), then the members the report adds. */
 static int read_case(reader *rd, const iohw__json *c, int64_t i)
 {

@@ -46,7 +46,7 @@ static void write_failures(FILE *f, const iohw_run_results *r,
     }
 }
 
-/* Under the title: the groups of failures (harness/verdict.h) as a table,
+/* Under the title: the groups of failures (judge/verdict.h) as a table,
  * then a code block with each group's smallest repro. */
 static void write_verdict(FILE *f, const iohw_run_results *r,
                           const iohw_report_options *o)

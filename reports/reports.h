@@ -15,8 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "harness/result.h"
-#include "harness/run.h"
+#include "results/result.h"
+#include "results/run_results.h"
 #include "oracle/error.h"
 
 /* The version of the JSON report format ("iohw_report_version"). */
@@ -48,7 +48,7 @@ typedef struct iohw_baseline {
 
 /* Parses baseline text: one entry per line, the pattern, white space, any
  * conditions (words `cpu=FEATURE`, `cpu!=FEATURE`, `version~TEXT`,
- * `version!~TEXT`; FEATURE one of harness/machine.h's names), the reason
+ * `version!~TEXT`; FEATURE one of results/machine.h's names), the reason
  * (required); blank lines and lines starting with '#' are skipped.
  * name labels the error messages ("NAME:LINE: ...").  *b is overwritten. */
 int iohw_baseline_parse(const char *text, const char *name, iohw_baseline *b,

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "harness/verdict.h"
+#include "judge/verdict.h"
 #include "reports/reports.h"
 
 #ifndef IOHW_VERSION_STRING
@@ -62,7 +62,7 @@ typedef struct iohw__counts {
     int64_t total;
     int64_t status[IOHW_RESULT_STATUS_COUNT];
     int64_t bad;  /* FAIL + ERROR + CRASH + TIMEOUT + INVALID */
-    /* PASS with a note (harness/result.h): under a declared subnormal
+    /* PASS with a note (results/result.h): under a declared subnormal
      * flush, under a declared rounding, and the index of the first of
      * each (-1: none); noted is their sum. */
     int64_t flushed, rounded, first_flushed, first_rounded, noted;

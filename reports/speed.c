@@ -1,13 +1,13 @@
 /*
  * reports/speed.c - the speed part of the Markdown and HTML reports of a
- * performance run (`iohw run --repeat N`, harness/speed.h): per class the
+ * performance run (`iohw run --repeat N`, results/speed.h): per class the
  * cases timed, the total of their median run() times, the median GMAC/s and
  * the median ratio to the reference, then the slowest cases.  Nothing when
  * no result was timed.
  */
 #include "reports/reports_internal.h"
 
-#include "harness/speed.h"
+#include "results/speed.h"
 
 static void ratio_cell(FILE *f, double ratio)
 {

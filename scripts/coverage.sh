@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Line and branch coverage of iohw's own modules (oracle, cases, generators,
-# harness, reports) under the test suite:
+# results, judge, sandbox, harness, explore, reports) under the test suite:
 #   scripts/coverage.sh
 # configures a coverage build (build-cov: -DIOHW_COVERAGE=ON, Debug, no
 # sanitizers), builds, runs ctest, and runs gcovr over those modules: a
@@ -28,7 +28,7 @@ tests=0
 
 mkdir -p "$out"
 filters=()
-for dir in oracle cases generators harness reports; do
+for dir in oracle cases generators results judge sandbox harness explore reports; do
   filters+=(--filter "$root/$dir/")
 done
 cov=0

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "harness/loader.h"
+#include "sandbox/loader.h"
 #include "oracle/descriptor.h"
 #include "oracle/problem.h"
 

@@ -1,13 +1,13 @@
 /*
  * tests/test_adapt.c - re-expressing cases in other layouts
- * (harness/adapt.h), the basis of `iohw run --adapt-layout`.
+ * (judge/adapt.h), the basis of `iohw run --adapt-layout`.
  */
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "generators/generators.h"
-#include "harness/adapt.h"
+#include "judge/adapt.h"
 #include "oracle/descriptor.h"
 #include "oracle/dtype.h"
 #include "oracle/layout.h"

@@ -1,7 +1,7 @@
 /*
  * tests/test_adapter_armnn.c - the Arm NN adapter (backends/armnn/,
  * libiohw_armnn.so), called in-process through the loader on cases built in
- * memory and judged by harness/compare.c against the oracle.
+ * memory and judged by judge/compare.c against the oracle.
  *
  * What holds on any x86-64 CPU (Arm NN's CpuRef backend is portable C++ with
  * no CPU dispatch): f32 rank-2 cases with exact fills pass in both layout

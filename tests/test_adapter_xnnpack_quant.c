@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/loader.h"
+#include "sandbox/loader.h"
 #include "oracle/descriptor.h"
 #include "oracle/problem.h"
 #include "oracle/quant_problem.h"

@@ -1,7 +1,7 @@
 /*
  * tests/test_adapters.c - the adapters over real libraries (issue 6), called
  * in-process through the loader on cases built in memory (iohw_desc_parse +
- * iohw_make_case) and judged by harness/compare.c against the oracle (the
+ * iohw_make_case) and judged by judge/compare.c against the oracle (the
  * tolerance of the specification's section 3).
  *
  * For every adapter that was built (a test whose .so is absent is skipped):
@@ -38,7 +38,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/loader.h"
+#include "sandbox/loader.h"
 #include "oracle/descriptor.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"

@@ -13,7 +13,7 @@
  *     Crashing and hanging backends are the run's isolation tests.
  *
  * The judgement is this file's own small version of the specification's
- * section 3, independent of harness/compare.c:
+ * section 3, independent of judge/compare.c:
  *   |got - y_f64| <= (terms_max + 2) * u * err_bound + u * |y_f64|
  *                    + half the dtype's smallest subnormal
  * (u * |y_f64| + the subnormal term bound half an ulp of the rounding);
@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "generators/generators.h"
-#include "harness/loader.h"
+#include "sandbox/loader.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"
 

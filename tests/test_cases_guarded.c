@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "harness/guard.h"
+#include "sandbox/guard.h"
 #include "harness/listing.h"
 #include "support/hostile_cases.h"
 #include "test_cases_break.h"

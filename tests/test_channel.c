@@ -1,6 +1,6 @@
 /*
  * tests/test_channel.c - the records `iohw run`'s processes exchange
- * (harness/channel.h): a u32 length then the payload, read in full; strings
+ * (sandbox/channel.h): a u32 length then the payload, read in full; strings
  * of any length; a descriptor passed along on a Unix socket; garbage
  * lengths and cut records refused.
  */
@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/channel.h"
+#include "sandbox/channel.h"
 
 Test(channel, a_record_larger_than_a_pipe_arrives_whole)
 {

@@ -1,6 +1,6 @@
 /*
  * tests/test_claim.c - a backend's claim (generators/claim.h), the probe
- * child (harness/probe.h), `iohw gen --for-backend` and `iohw run
+ * child (sandbox/probe.h), `iohw gen --for-backend` and `iohw run
  * --claim-coverage`, on the narrow backend (backends/narrow: f32, one
  * group, no dilation, 2-d only).
  *
@@ -18,7 +18,7 @@
 
 #include "generators/claim.h"
 #include "generators/suite_internal.h"
-#include "harness/probe.h"
+#include "sandbox/probe.h"
 #include "support/shell.h"
 
 #define NARROW IOHW_BACKEND_DIR "/libiohw_narrow.so"

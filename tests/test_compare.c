@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "harness/compare.h"
+#include "judge/compare.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"
 

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "generators/generators.h"
-#include "harness/diagnose.h"
+#include "judge/diagnose.h"
 #include "oracle/dtype.h"
 #include "oracle/oracle.h"
 #include "oracle/problem.h"

@@ -1,6 +1,6 @@
 /*
  * tests/test_diagnose_quant.c - the quantized diagnoses
- * (harness/diagnose_quant.c): an output computed by this file's own
+ * (judge/diagnose_quant.c): an output computed by this file's own
  * hand-written quantized transposed convolution (rank 1, canonical
  * layouts, exact rationals), with one misreading switched on, is named by
  * that misreading; the correct output gets no diagnosis.  The data come
@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "generators/fill_qdesign.h"
-#include "harness/diagnose.h"
-#include "harness/diagnose_quant.h"
+#include "judge/diagnose.h"
+#include "judge/diagnose_quant.h"
 #include "oracle/descriptor.h"
 #include "oracle/problem.h"
 

@@ -3,7 +3,7 @@
  * in-process through the loader, with the programs it runs:
  *   - a shell wrapper around `iohw oracle` (always available): every dtype
  *     passes through the files exactly (judged against the oracle by
- *     harness/compare.c);
+ *     judge/compare.c);
  *   - shell scripts that misbehave (refuse, fail with a message, die by a
  *     signal, write nothing, write a file that is not HDF5 or a y of the
  *     wrong shape): each is refused or reported as the protocol says;
@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/loader.h"
+#include "sandbox/loader.h"
 #include "oracle/descriptor.h"
 #include "oracle/problem.h"
 #include "support/adapter_asserts.h"

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/loader.h"
+#include "sandbox/loader.h"
 #include "oracle/descriptor.h"
 #include "oracle/problem.h"
 #include "support/adapter_asserts.h"

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/loader.h"
+#include "sandbox/loader.h"
 #include "harness/run.h"
 #include "oracle/descriptor.h"
 #include "oracle/problem.h"

@@ -1,5 +1,5 @@
 /*
- * tests/test_fuzz.c - `iohw fuzz` (harness/fuzz.h): the draws are valid,
+ * tests/test_fuzz.c - `iohw fuzz` (explore/fuzz.h): the draws are valid,
  * deterministic and reach the edges; a seeded fault is found, reported once
  * and shrunk, with a regression file that fails when run; a correct
  * backend gives no failure; the limits stop the run; bad options are
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/fuzz.h"
+#include "explore/fuzz.h"
 #include "harness/run.h"
 #include "oracle/convention.h"
 #include "oracle/descriptor.h"

@@ -1,5 +1,5 @@
 /*
- * tests/test_journal.c - the run journal (harness/journal.h): JSON lines that
+ * tests/test_journal.c - the run journal (results/journal.h): JSON lines that
  * read back exactly, awkward strings, lines cut short by a killed run.
  */
 #include <criterion/criterion.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/journal.h"
+#include "results/journal.h"
 
 static void tmp_path(char *buf, size_t n, const char *name)
 {

@@ -1,6 +1,6 @@
 /*
- * tests/test_loader.c - loading backends (harness/loader.c) and the result
- * status table (harness/result.c).
+ * tests/test_loader.c - loading backends (sandbox/loader.c) and the result
+ * status table (results/result.c).
  *
  * The broken backends are built from backends/broken/broken.c, one defect
  * each.  Where the loader must pass on the dynamic loader's own words, the
@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/loader.h"
-#include "harness/result.h"
+#include "sandbox/loader.h"
+#include "results/result.h"
 #include "oracle/descriptor.h"
 
 #define BACKEND(name) IOHW_BACKEND_DIR "/lib" name ".so"

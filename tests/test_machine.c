@@ -1,5 +1,5 @@
 /*
- * tests/test_machine.c - the machine a run names (harness/machine.h).
+ * tests/test_machine.c - the machine a run names (results/machine.h).
  * The features are checked against the kernel's own list (/proc/cpuinfo's
  * flags use the same names), so the test holds on any x86-64 CPU.  The
  * reports that carry it and the baseline entries conditioned on it are
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/machine.h"
+#include "results/machine.h"
 
 static const char *const NAMES[] = {"fma", "f16c", "avx2", "avx512f", "avx512dq",
                                     "avx512bw", "avx512vl", "avx512_vnni", "avx_vnni",

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/compare.h"
+#include "judge/compare.h"
 #include "reports/reports.h"
 #include "support/tags.h"
 #include "support/shell.h"

@@ -14,9 +14,9 @@
 
 #include "generators/fill_qdesign.h"
 #include "generators/generators.h"
-#include "harness/diagnose.h"
-#include "harness/diagnose_quant.h"
-#include "harness/loader.h"
+#include "judge/diagnose.h"
+#include "judge/diagnose_quant.h"
+#include "sandbox/loader.h"
 #include "oracle/descriptor.h"
 #include "oracle/layout.h"
 #include "oracle/problem.h"

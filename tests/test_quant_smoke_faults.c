@@ -3,7 +3,7 @@
  * quantized bugs: each quantized seeded fault (backends/faults/quant_*.c)
  * fails at least three smoke cases carrying its bug's tag, and at least
  * three of its failures are named by its quantized diagnosis
- * (harness/diagnose_quant.c).  Detection that rests on one case is luck.
+ * (judge/diagnose_quant.c).  Detection that rests on one case is luck.
  *
  * The verdicts and diagnoses are read from `iohw run --json`.
  */

@@ -1,5 +1,5 @@
 /*
- * tests/test_record.c - the result record's one codec (harness/record.h):
+ * tests/test_record.c - the result record's one codec (results/record.h):
  * full-size fields read back whole, every value is checked before use and
  * the error names the member, the older forms still read, and the tampered
  * reports and journals fuzzing found (a heat-map stack overflow) are
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/journal.h"
-#include "harness/record.h"
+#include "results/journal.h"
+#include "results/record.h"
 #include "reports/reports.h"
 
 static iohw_result full_result(void)

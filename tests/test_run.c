@@ -24,7 +24,7 @@
 #include "cases/case.h"
 #include "generators/generators.h"
 #include "harness/run.h"
-#include "harness/worker.h"
+#include "sandbox/worker.h"
 #include "support/run_options.h"
 
 #define NCASES 12

@@ -4,7 +4,7 @@
  * that stops running a class of cases that hangs (harness/breaker.h), a run
  * that compared nothing is not a pass, a supports() that fails is an ERROR,
  * and the repro command keeps the options that change an outcome
- * (harness/result.h).
+ * (results/result.h).
  *
  * Backends: fault_hang_rank3 never returns on rank-3 problems;
  * fault_picky_channels_reversed claims only channels-last data and reverses
@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/result.h"
+#include "results/result.h"
 #include "harness/run.h"
 #include "harness/timeouts.h"
 #include "support/shell.h"

@@ -2,7 +2,7 @@
  * tests/test_run_pieces.c - the pieces of `iohw run` that need no suite:
  * the repro command of a result (harness/run.h), the description of a
  * worker's death and the sentinels the worker fills y with
- * (harness/worker.h).
+ * (sandbox/worker.h).
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "harness/run.h"
-#include "harness/worker.h"
+#include "sandbox/worker.h"
 #include "iohw/backend.h"
 
 /* --- the repro command ------------------------------------------------- */

@@ -1,5 +1,5 @@
 /*
- * tests/test_shrink.c - `iohw shrink` (harness/shrink.h): each bundled
+ * tests/test_shrink.c - `iohw shrink` (explore/shrink.h): each bundled
  * seeded fault, from a sizeable failing case, shrinks to a problem of at
  * most 2 channels per group and spatial sizes of at most 3 within a bounded
  * number of backend runs, still failing with the same status and diagnosis
@@ -14,8 +14,8 @@
 
 #include "generators/generators.h"
 #include "harness/run.h"
-#include "harness/shrink.h"
-#include "harness/shrink_internal.h"
+#include "explore/shrink.h"
+#include "explore/shrink_internal.h"
 #include "oracle/descriptor.h"
 #include "oracle/problem.h"
 #include "support/shell.h"

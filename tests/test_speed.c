@@ -1,6 +1,6 @@
 /*
- * tests/test_speed.c - `iohw run --repeat N` (harness/worker_repeat.h,
- * harness/speed.h): run() is called exactly N times per case, a backend
+ * tests/test_speed.c - `iohw run --repeat N` (sandbox/worker_repeat.h,
+ * results/speed.h): run() is called exactly N times per case, a backend
  * whose repeated outputs differ gets the warning, statuses and the exit
  * code are those of a run without --repeat, the record carries the timing
  * only when there is one (and older records still read), and every report
@@ -16,10 +16,10 @@
 
 #include "cases/case.h"
 #include "generators/generators.h"
-#include "harness/record.h"
+#include "results/record.h"
 #include "harness/run.h"
-#include "harness/speed.h"
-#include "harness/worker_repeat.h"
+#include "results/speed.h"
+#include "sandbox/worker_repeat.h"
 #include "reports/reports.h"
 #include "support/run_options.h"
 #include "support/shell.h"

@@ -17,7 +17,7 @@
 
 #include "cases/case.h"
 #include "generators/generators.h"
-#include "harness/result.h"
+#include "results/result.h"
 #include "harness/run.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"

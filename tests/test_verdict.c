@@ -1,7 +1,7 @@
 /*
  * tests/test_verdict.c - the bug first: failures grouped by diagnosis,
  * largest group first, each with its meaning and smallest case
- * (harness/verdict.h), on hand-built result sets; and the meaning of every
+ * (judge/verdict.h), on hand-built result sets; and the meaning of every
  * diagnosis in the table.
  */
 #include <criterion/criterion.h>
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/diagnose.h"
-#include "harness/verdict.h"
+#include "judge/diagnose.h"
+#include "judge/verdict.h"
 
 #define IO "matches the oracle with weight I and O exchanged"
 #define FLIP "matches the oracle with kernel flipped"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/verdict.h"
+#include "judge/verdict.h"
 #include "reports/reports.h"
 #include "support/shell.h"
 

@@ -1,12 +1,12 @@
 /*
  * tests/test_worker_death.c - how a worker that could not set itself up is
- * described (harness/worker_death.c).
+ * described (sandbox/worker_death.c).
  */
 #include <criterion/criterion.h>
 
 #include <string.h>
 
-#include "harness/worker.h"
+#include "sandbox/worker.h"
 
 /* Linux wait statuses: the exit code in bits 8-15. */
 #define EXITED(code) ((code) << 8)

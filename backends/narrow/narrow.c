@@ -4,7 +4,7 @@
  * only.  It computes through the seeded-fault plumbing with no fault
  * (backends/faults/fault_common.h), so every case it claims passes.
  * With IOHW_NARROW_ABORT set in its environment, supports() aborts (the
- * tests of harness/probe.h use it).
+ * tests of sandbox/probe.h use it).
  */
 #include <stdlib.h>
 

@@ -3,7 +3,7 @@
  * whole and as a user case.  Each read succeeds or fails with a message
  * naming the file and the case, and leaves the case zeroed when it fails.
  * (libhdf5's own faults on such files are what the guarded child of
- * harness/guard.h is for; this harness looks for iohw's.) */
+ * sandbox/guard.h is for; this harness looks for iohw's.) */
 #include "fuzz.h"
 
 #include <stdio.h>

@@ -1,11 +1,11 @@
 /* tests/fuzz/fuzz_journal.c - the journal's line, the result record
- * (harness/record.h): what decodes encodes and decodes back to itself,
+ * (results/record.h): what decodes encodes and decodes back to itself,
  * and draws as a heat map (what `iohw run --resume` feeds the reports). */
 #include "fuzz.h"
 
 #include <stdio.h>
 
-#include "harness/journal.h"
+#include "results/journal.h"
 #include "reports/reports.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,8 +1,8 @@
 /*
  * tests/hooks/test_hook.c - the test hooks of the harness
- * (harness/test_hook.h), linked only into the test copies.
+ * (sandbox/test_hook.h), linked only into the test copies.
  */
-#include "harness/test_hook.h"
+#include "sandbox/test_hook.h"
 
 #include <signal.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/loader.h"
+#include "sandbox/loader.h"
 #include "oracle/descriptor.h"
 #include "support/adapter_check.h"
 

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "generators/generators.h"
-#include "harness/compare.h"
-#include "harness/worker.h"
+#include "judge/compare.h"
+#include "sandbox/worker.h"
 #include "oracle/descriptor.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"

@@ -2,7 +2,7 @@
  * tests/support/adapter_check.h - running one case on a loaded backend the
  * way the harness does, in-process, for the adapter tests (test_adapters.c,
  * test_exec.c): copies of the inputs, y pre-filled with the harness's
- * sentinel, judged by harness/compare.c against the oracle.
+ * sentinel, judged by judge/compare.c against the oracle.
  */
 #ifndef IOHW_TEST_ADAPTER_CHECK_H
 #define IOHW_TEST_ADAPTER_CHECK_H
@@ -10,8 +10,8 @@
 #include <stddef.h>
 
 #include "cases/case.h"
-#include "harness/loader.h"
-#include "harness/result.h"
+#include "sandbox/loader.h"
+#include "results/result.h"
 
 /* Builds a complete case (id "t", oracle on one thread) from a descriptor. */
 int iohw_test_make_case(const char *desc, iohw_case *c, iohw_error *err);

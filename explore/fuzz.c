@@ -1,0 +1,340 @@
+/*
+ * explore/fuzz.c - `iohw fuzz`: the loop (see fuzz.h).
+ *
+ * Batches of IOHW_FUZZ_BATCH drawn cases are written to DIR/.fuzz-batch.h5
+ * and run through iohw_run; each failure's class is its status and
+ * diagnosis; the first failure of a class is shrunk at once (the batch file
+ * still holds it).  Limits are checked between batches and shrinks; a
+ * shrink under way finishes (its backend runs are bounded).  At the end the
+ * minimal cases go to DIR/regressions.h5 (ids fuzz-001, ...) and a text
+ * report to DIR/report.txt.
+ */
+#include "explore/fuzz.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cases/atomic.h"
+#include "harness/filter.h"
+#include "results/result.h"
+#include "harness/run.h"
+#include "oracle/problem.h"
+
+#define FILTER_TRIES 1000
+
+typedef struct fuzz {
+    const iohw_fuzz_options *o;
+    iohw_fuzz_report *out;
+    iohw_filter *filter;
+    iohw_rng rng;
+    char batch[4200];
+    int64_t drawn;
+    double t0;
+} fuzz;
+
+void iohw_fuzz_options_init(iohw_fuzz_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->seed = 1;
+    o->time_s = IOHW_FUZZ_TIME_S;
+    o->max_failures = IOHW_FUZZ_MAX_FAILURES;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Why to stop, or NULL to go on. */
+static const char *limit_reached(const fuzz *z)
+{
+    const iohw_fuzz_options *o = z->o;
+    if (o->time_s > 0 && now_s() - z->t0 >= o->time_s)
+        return "time";
+    if (o->max_cases > 0 && z->out->cases >= o->max_cases)
+        return "cases";
+    if (o->max_failures > 0 && z->out->nclasses >= o->max_failures)
+        return "failures";
+    return NULL;
+}
+
+/* 1 when the drawn problem passes the filter (attributes only). */
+static int selected(const fuzz *z, const iohw_desc *d)
+{
+    char tags[1024];
+    iohw_case c;
+    if (z->filter == NULL)
+        return 1;
+    memset(&c, 0, sizeof c);
+    c.p = d->p;
+    memcpy(c.fill, d->fill, sizeof c.fill);
+    c.seed = d->seed;
+    snprintf(c.id, sizeof c.id, "fuzz.%06lld", (long long)z->drawn);
+    if (iohw_problem_tags(&d->p, d->fill, tags, sizeof tags) < 0)
+        return 0;
+    c.tags = tags;
+    c.descriptor = (char *)"";
+    return iohw_filter_match(z->filter, &c);
+}
+
+/* Draws and writes up to n cases to the batch file; returns how many, or
+ * -1 with the reason. */
+static int write_batch(fuzz *z, int n, iohw_error *err)
+{
+    iohw_case_file *f = iohw_case_file_create(z->batch, err);
+    if (f == NULL)
+        return -1;
+    for (int k = 0; k < n; k++) {
+        iohw_desc d;
+        iohw_case c;
+        char id[32];
+        int tries = 0;
+        do {
+            iohw_fuzz_draw(&z->rng, &d);
+            z->drawn++;
+        } while (!selected(z, &d) && ++tries < FILTER_TRIES);
+        if (tries == FILTER_TRIES) {
+            iohw_case_file_abandon(f);
+            return iohw_error_set(err, "the filter '%s' selects none of "
+                                  "%d drawn problems in a row", z->o->filter,
+                                  FILTER_TRIES);
+        }
+        snprintf(id, sizeof id, "fuzz.%06lld", (long long)z->drawn);
+        if (iohw_make_case(&d, id, NULL, 1, &c, err) != 0) {
+            iohw_case_file_abandon(f);
+            return -1;
+        }
+        int rc = iohw_case_file_write(f, &c, err);
+        iohw_case_free(&c);
+        if (rc != 0) {
+            iohw_case_file_abandon(f);
+            return -1;
+        }
+    }
+    return iohw_case_file_close(f, err) == 0 ? n : -1;
+}
+
+/* The name of a class: its first failure's status and diagnosis. */
+static void class_key(const iohw_result *r, char *key, size_t n)
+{
+    snprintf(key, n, "%s%s%s", iohw_result_status_name(r->status),
+             r->diagnosis[0] != '\0' ? ": " : "", r->diagnosis);
+}
+
+/* Counts a bad result in its class; shrinks the first of a class (a shrink
+ * that fails leaves the class without a minimal case, noted). */
+static void add_failure(fuzz *z, const iohw_result *r)
+{
+    iohw_fuzz_report *out = z->out;
+    char key[sizeof out->classes[0].key];
+    class_key(r, key, sizeof key);
+    for (int i = 0; i < out->nclasses; i++) {
+        if (iohw_shrink_related(&out->classes[i].shrunk.original, r)) {
+            out->classes[i].count++;
+            return;
+        }
+    }
+    if (out->nclasses >= IOHW_FUZZ_CLASSES_MAX ||
+        (z->o->max_failures > 0 && out->nclasses >= z->o->max_failures))
+        return;
+    iohw_fuzz_class *c = &out->classes[out->nclasses++];
+    memset(c, 0, sizeof *c);
+    snprintf(c->key, sizeof c->key, "%s", key);
+    c->count = 1;
+
+    iohw_shrink_options so;
+    iohw_shrink_options_init(&so);
+    so.backend = z->o->backend;
+    so.timeout = z->o->timeout;
+    so.tmpdir = z->o->out_dir;
+    if (z->o->max_calls > 0)
+        so.max_calls = z->o->max_calls;
+    iohw_error err = {{0}};
+    if (iohw_shrink_result_of(&so, r, &c->shrunk, &err) != 0) {
+        if (z->o->progress != NULL)
+            fprintf(z->o->progress, "fuzz: cannot shrink %s: %s\n", r->case_id,
+                    err.msg);
+        memset(&c->shrunk, 0, sizeof c->shrunk);
+        c->shrunk.original = *r;
+        return;
+    }
+    c->shrunk_ok = 1;
+    snprintf(c->shrunk.minimal_case.id, sizeof c->shrunk.minimal_case.id,
+             "fuzz-%03d", out->nclasses);
+    if (z->o->progress != NULL)
+        fprintf(z->o->progress, "fuzz: new failure %s\n      shrunk to %s "
+                "(%d steps, %d backend runs)\n", key,
+                c->shrunk.minimal_case.descriptor, c->shrunk.steps,
+                c->shrunk.calls);
+}
+
+static void show_progress(const fuzz *z)
+{
+    const iohw_fuzz_report *out = z->out;
+    FILE *f = z->o->progress;
+    if (f == NULL)
+        return;
+    fprintf(f, "fuzz: %lld cases run (", (long long)out->cases);
+    const char *sep = "";
+    for (int s = 0; s < IOHW_RESULT_STATUS_COUNT; s++) {
+        if (out->by_status[s] == 0)
+            continue;
+        fprintf(f, "%s%s %lld", sep, iohw_result_status_name((iohw_result_status)s),
+                (long long)out->by_status[s]);
+        sep = ", ";
+    }
+    fprintf(f, "), %d failure class%s", out->nclasses,
+            out->nclasses == 1 ? "" : "es");
+    if (z->o->time_s > 0) {
+        double left = z->o->time_s - (now_s() - z->t0);
+        fprintf(f, ", %.0f s left", left > 0 ? left : 0.0);
+    }
+    fputc('\n', f);
+    fflush(f);
+}
+
+/* One batch: draw, run, classify. */
+static int one_batch(fuzz *z, iohw_error *err)
+{
+    int n = IOHW_FUZZ_BATCH;
+    if (z->o->max_cases > 0 && z->o->max_cases - z->out->cases < n)
+        n = (int)(z->o->max_cases - z->out->cases);
+    if (write_batch(z, n, err) < 0)
+        return -1;
+    iohw_run_options ro;
+    iohw_run_results res;
+    const char *inputs[1] = {z->batch};
+    iohw_run_options_init(&ro);
+    ro.backend = z->o->backend;
+    ro.inputs = inputs;
+    ro.ninputs = 1;
+    ro.jobs = z->o->jobs;
+    ro.progress = -1;
+    ro.breaker = 0;
+    if (z->o->timeout > 0)
+        ro.timeout = z->o->timeout, ro.timeout_scaled = 0;
+    if (iohw_run(&ro, &res, err) != 0)
+        return -1;
+    for (int64_t i = 0; i < res.count; i++) {
+        const iohw_result *r = &res.items[i];
+        z->out->cases++;
+        z->out->by_status[r->status]++;
+        if (iohw_result_status_bad(r->status) && r->status != IOHW_RESULT_INVALID)
+            add_failure(z, r);
+    }
+    iohw_run_results_free(&res);
+    show_progress(z);
+    return 0;
+}
+
+/* --- the outputs --------------------------------------------------------- */
+
+static int write_regressions(const fuzz *z, iohw_error *err)
+{
+    iohw_fuzz_report *out = z->out;
+    const iohw_case *cases[IOHW_FUZZ_CLASSES_MAX];
+    int n = 0;
+    for (int i = 0; i < out->nclasses; i++)
+        if (out->classes[i].shrunk_ok)
+            cases[n++] = &out->classes[i].shrunk.minimal_case;
+    if (n == 0)
+        return 0;
+    snprintf(out->regressions, sizeof out->regressions, "%s/regressions.h5",
+             z->o->out_dir);
+    return iohw_shrink_write(out->regressions, cases, n, err);
+}
+
+static void report_class(const fuzz *z, int i, FILE *f)
+{
+    const iohw_fuzz_class *c = &z->out->classes[i];
+    char repro[8192];
+    fprintf(f, "\n%d. %s (%lld case%s)\n", i + 1, c->key, (long long)c->count,
+            c->count == 1 ? "" : "s");
+    fprintf(f, "   first:   %s\n", c->shrunk.original.descriptor);
+    if (!c->shrunk_ok) {
+        fprintf(f, "   (not shrunk)\n");
+        return;
+    }
+    fprintf(f, "   minimal: %s\n", c->shrunk.minimal_case.descriptor);
+    fprintf(f, "   case %s in %s (%d steps, %d backend runs)\n",
+            c->shrunk.minimal_case.id, z->out->regressions, c->shrunk.steps,
+            c->shrunk.calls);
+    iohw_result where = c->shrunk.minimal;
+    snprintf(where.file, sizeof where.file, "%.4000s", z->out->regressions);
+    snprintf(where.case_id, sizeof where.case_id, "%s", c->shrunk.minimal_case.id);
+    if (iohw_repro_command(z->o->backend, &where, repro, (int)sizeof repro) > 0)
+        fprintf(f, "   __REPRO: %s\n", repro);
+}
+
+static int write_report(const fuzz *z, iohw_error *err)
+{
+    iohw_fuzz_report *out = z->out;
+    char tmp[4300];
+    snprintf(out->report, sizeof out->report, "%s/report.txt", z->o->out_dir);
+    FILE *f = iohw_atomic_fopen(out->report, tmp, sizeof tmp, err);
+    if (f == NULL)
+        return -1;
+    fprintf(f, "iohw fuzz\nbackend: %s\nseed: %llu\nfilter: %s\n", z->o->backend,
+            (unsigned long long)z->o->seed, z->o->filter ? z->o->filter : "(none)");
+    fprintf(f, "cases run: %lld in %.1f s, stopped by the %s limit\n",
+            (long long)out->cases, out->seconds, out->stopped_by);
+    for (int s = 0; s < IOHW_RESULT_STATUS_COUNT; s++)
+        if (out->by_status[s] > 0)
+            fprintf(f, "  %-11s %lld\n", iohw_result_status_name((iohw_result_status)s),
+                    (long long)out->by_status[s]);
+    fprintf(f, "failure classes: %d\n", out->nclasses);
+    for (int i = 0; i < out->nclasses; i++)
+        report_class(z, i, f);
+    return iohw_atomic_fclose(f, 1, tmp, out->report, err);
+}
+
+int iohw_fuzz(const iohw_fuzz_options *o, iohw_fuzz_report *out,
+              iohw_error *err)
+{
+    fuzz z;
+    memset(out, 0, sizeof *out);
+    memset(&z, 0, sizeof z);
+    z.o = o, z.out = out;
+    if (o->backend == NULL || o->out_dir == NULL)
+        return iohw_error_set(err, "a backend and an output folder are "
+                              "needed");
+    if (mkdir(o->out_dir, 0777) != 0 && errno != EEXIST)
+        return iohw_error_set(err, "%s: %s", o->out_dir, strerror(errno));
+    if (o->filter != NULL && (z.filter = iohw_filter_parse(o->filter, err)) == NULL)
+        return -1;
+    out->classes = calloc(IOHW_FUZZ_CLASSES_MAX, sizeof *out->classes);
+    if (out->classes == NULL) {
+        iohw_filter_free(z.filter);
+        return iohw_error_set(err, "out of memory");
+    }
+    snprintf(z.batch, sizeof z.batch, "%s/.fuzz-batch.h5", o->out_dir);
+    iohw_rng_seed(&z.rng, o->seed);
+    z.t0 = now_s();
+    int rc = 0;
+    while ((out->stopped_by = limit_reached(&z)) == NULL)
+        if ((rc = one_batch(&z, err)) != 0)
+            break;
+    out->seconds = now_s() - z.t0;
+    unlink(z.batch);
+    iohw_filter_free(z.filter);
+    if (rc == 0 && (write_regressions(&z, err) != 0 || write_report(&z, err) != 0))
+        rc = -1;
+    if (rc != 0)
+        iohw_fuzz_report_free(out);
+    return rc;
+}
+
+void iohw_fuzz_report_free(iohw_fuzz_report *r)
+{
+    for (int i = 0; r->classes != NULL && i < r->nclasses; i++)
+        iohw_shrink_result_free(&r->classes[i].shrunk);
+    free(r->classes);
+    r->classes = NULL;
+    r->nclasses = 0;
+}

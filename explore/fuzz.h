@@ -1,0 +1,85 @@
+/*
+ * explore/fuzz.h - `iohw fuzz`: random valid problems run against a
+ * backend until a time or failure limit, each new failure shrunk
+ * (specification section 7).
+ *
+ * Problems are drawn from a seeded generator (generators/), biased towards
+ * the edges where kernels break: size-1 axes, stride larger than the kernel,
+ * pads beyond the kernel's reach, output_padding at and past its limit,
+ * depthwise and grouped problems, channel counts and widths just past
+ * blocks of 8, 16 and 32, every dtype and the special-value fill; about a
+ * fifth stated in a framework's convention (auto_pad, out_shape,
+ * convention: specification section 12), resolved into the explicit
+ * members.  The same seed draws the same problems.  They run in batches through iohw_run
+ * (harness/run.h), each case in an isolated worker.  Failures fall into
+ * classes: the same status and a diagnosis naming a misreading in common
+ * with the class's first failure (iohw_shrink_related), so one bug whose
+ * cases also match other misreadings now and then is one class.  The first
+ * failure of a class is shrunk (explore/shrink.h) and its minimal case
+ * kept; later ones are counted.
+ */
+#ifndef IOHW_FUZZ_H
+#define IOHW_FUZZ_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "generators/generators.h"
+#include "explore/shrink.h"
+#include "oracle/error.h"
+
+#define IOHW_FUZZ_BATCH 16        /* cases per iohw_run */
+#define IOHW_FUZZ_TIME_S 600.0    /* default --time */
+#define IOHW_FUZZ_MAX_FAILURES 10 /* default --max-failures (classes) */
+#define IOHW_FUZZ_CLASSES_MAX 64  /* classes kept apart; later ones merge */
+
+typedef struct iohw_fuzz_options {
+    const char *backend;
+    const char *out_dir;         /* where regressions.h5 and report.txt go */
+    uint64_t seed;
+    double time_s;               /* stop after this long; <= 0: no limit */
+    int64_t max_cases;           /* stop after this many cases run; 0: none */
+    int max_failures;            /* stop after this many failure classes;
+                                    0: none */
+    const char *filter;          /* drawn problems outside it are skipped */
+    int jobs;                    /* workers per batch; 0: one per core */
+    double timeout;              /* per backend call; 0: scaled default */
+    int max_calls;               /* per shrink; 0: the shrink default */
+    FILE *progress;              /* a line per batch, or NULL */
+} iohw_fuzz_options;
+
+void iohw_fuzz_options_init(iohw_fuzz_options *o);
+
+/* One failure class. */
+typedef struct iohw_fuzz_class {
+    char key[320];               /* "FAIL: matches the oracle with ...":
+                                    its first failure's */
+    int64_t count;               /* failing cases of this class */
+    iohw_shrink_result shrunk;   /* the first one, shrunk; minimal_case.id
+                                    is "fuzz-NNN" */
+    int shrunk_ok;               /* 0 when shrinking it failed */
+} iohw_fuzz_class;
+
+typedef struct iohw_fuzz_report {
+    int64_t cases;               /* cases run (drawn and selected) */
+    int64_t by_status[IOHW_RESULT_STATUS_COUNT];
+    iohw_fuzz_class *classes;
+    int nclasses;
+    double seconds;
+    const char *stopped_by;      /* "time", "cases", "failures" */
+    char regressions[4200];      /* the case file written, "" when none */
+    char report[4200];           /* the text report written */
+} iohw_fuzz_report;
+
+/* Draws the next problem of rng's stream: a valid, finished problem, its
+ * fill and data seed.  Deterministic. */
+void iohw_fuzz_draw(iohw_rng *rng, iohw_desc *d);
+
+/* Runs the fuzzer; 0 when it ran to a limit (whatever it found), -1 on an
+ * error that stops it (backend cannot be loaded, DIR cannot be written,
+ * bad filter). */
+int iohw_fuzz(const iohw_fuzz_options *o, iohw_fuzz_report *out,
+              iohw_error *err);
+void iohw_fuzz_report_free(iohw_fuzz_report *r);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * judge/verdict.h - the bug first: a run's failing cases grouped by
+ * diagnosis, largest group first, the opening of the console summary and
+ * of every report (docs/REPORT_FORMAT.md, "verdict").
+ *
+ * A bad result (FAIL, ERROR, CRASH, TIMEOUT, INVALID) belongs to the group
+ * of the first misinterpretation its diagnosis names (judge/diagnose.h,
+ * the table's order); one without a diagnosis to the group of its status
+ * and its tags ("FAIL with tags conv2d,pad_asym").  Each group keeps its
+ * count, a one-line meaning for a backend author, and its smallest case by
+ * multiply-adds (ties: the earlier result), whose repro line reports print.
+ */
+#ifndef IOHW_VERDICT_H
+#define IOHW_VERDICT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "results/result.h"
+#include "results/run_results.h"
+
+typedef struct iohw_verdict_group {
+    int diagnosis;              /* index in the diagnosis table, or -1 */
+    iohw_result_status status;  /* the status of a group without diagnosis
+                                   (groups with one: the first result's) */
+    char label[600];            /* "weight I and O exchanged" or "FAIL with
+                                   tags conv2d,pad_asym" */
+    const char *meaning;        /* the diagnosis's meaning, or the status's */
+    int64_t count;
+    int64_t first;              /* index of the group's first result */
+    int64_t smallest;           /* index of its smallest case */
+    double smallest_macs;       /* its multiply-adds (0 when its descriptor
+                                   does not parse) */
+} iohw_verdict_group;
+
+typedef struct iohw_verdict {
+    iohw_verdict_group *groups; /* largest first; ties: first seen first */
+    int count;
+    int64_t failures;           /* bad results in all */
+} iohw_verdict;
+
+/* Groups the bad results of r.  0, or -1 when memory runs out (*v is then
+ * empty). */
+int iohw_verdict_build(const iohw_run_results *r, iohw_verdict *v);
+void iohw_verdict_free(iohw_verdict *v);
+
+/* The key of a bad result's group, as the label above; the diagnosis index
+ * (or -1) is returned. */
+int iohw_verdict_key(const iohw_result *r, char *label, size_t n);
+
+/* One sentence: "all 169 failures match weight I and O exchanged" when one
+ * diagnosed group holds every failure, "169 failures in 2 groups" otherwise,
+ * "no failures" when there are none. */
+void iohw_verdict_headline(const iohw_verdict *v, char *buf, size_t n);
+
+/* The console's verdict: the headline, then per group its count, label,
+ * meaning, smallest case and its __REPRO line (o as in iohw_repro_format;
+ * NULL: no options). */
+void iohw_verdict_print(const iohw_verdict *v, const iohw_run_results *r,
+                        const iohw_repro_options *o, FILE *out);
+
+#endif

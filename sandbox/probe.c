@@ -1,0 +1,219 @@
+/*
+ * sandbox/probe.c - supports() asked in a child process (see probe.h).
+ *
+ * Protocol over a socketpair: the child loads the backend and sends a
+ * uint32 (1 loaded, 0 not) followed by strings (each a uint32 length and
+ * its bytes): the backend's name and version, or the loader's message;
+ * then, for every iohw_problem it reads whole, it sends
+ * supports()'s int32 status.  End of file on its side unloads and exits.
+ */
+#include "sandbox/probe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sandbox/loader.h"
+#include "sandbox/pipe.h"
+#include "sandbox/spawn.h"
+#include "sandbox/worker.h"
+#include "oracle/quant_problem.h"
+
+/* Sends n bytes, never raising SIGPIPE. */
+static int send_full(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n > 0) {
+        ssize_t k = send(fd, p, n, MSG_NOSIGNAL);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        p += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* A string as a uint32 length and its bytes. */
+static int send_str(int fd, const char *text)
+{
+    uint32_t len = (uint32_t)strlen(text);
+    return send_full(fd, &len, sizeof len) != 0 || send_full(fd, text, len) != 0 ? -1 : 0;
+}
+
+/* At most max - 1 bytes of text: a backend's name or version longer than
+ * the probe keeps is cut, not an error. */
+static int send_cut(int fd, const char *text, size_t max)
+{
+    uint32_t len = (uint32_t)strnlen(text, max - 1);
+    return send_full(fd, &len, sizeof len) != 0 || send_full(fd, text, len) != 0 ? -1 : 0;
+}
+
+static int recv_str(int fd, char *buf, size_t n)
+{
+    uint32_t len = 0;
+    if (iohw__read_full(fd, &len, sizeof len) != 1 || len >= n
+        || (len > 0 && iohw__read_full(fd, buf, len) != 1))
+        return -1;
+    buf[len] = '\0';
+    return 0;
+}
+
+static void child(const char *backend, int fd)
+{
+    iohw_loaded_backend lb;
+    iohw_error err = {{0}};
+    uint32_t ok = iohw_backend_load(backend, &lb, &err) == 0;
+    if (send_full(fd, &ok, sizeof ok) != 0)
+        iohw__exit_child(1);
+    if (!ok) {
+        send_str(fd, err.msg);
+        iohw__exit_child(0);
+    }
+    const iohw_probe *pr = NULL;
+    if (send_cut(fd, lb.table->name ? lb.table->name : "?", sizeof pr->name) != 0
+        || send_cut(fd, lb.table->version ? lb.table->version : "?",
+                    sizeof pr->version) != 0)
+        iohw__exit_child(1);
+    iohw_problem p;
+    const int has_run_quant = IOHW_HAS_MEMBER(lb.table, iohw_backend, run_quant)
+                              && lb.table->run_quant != NULL;
+    while (iohw__read_full(fd, &p, sizeof p) == 1) {
+        /* As `iohw run` does: no run_quant, no quantized problem. */
+        int32_t status = iohw_problem_is_quant(&p) && !has_run_quant
+                             ? IOHW_UNSUPPORTED : lb.table->supports(lb.ctx, &p);
+        if (send_full(fd, &status, sizeof status) != 0)
+            break;
+    }
+    iohw_backend_unload(&lb);
+    iohw__exit_child(0);
+}
+
+/* Waits until fd is readable; 0, or -1 after IOHW_PROBE_TIMEOUT. */
+static int wait_readable(int fd)
+{
+    struct pollfd pf = {fd, POLLIN, 0};
+    int left = IOHW_PROBE_TIMEOUT * 1000;
+    for (;;) {
+        int k = poll(&pf, 1, left);
+        if (k > 0)
+            return 0;
+        if (k == 0 || errno != EINTR)
+            return -1;
+    }
+}
+
+/* Stops the child; how it ended into how[n]. */
+static void kill_child(iohw_probe *pr, char *how, int n)
+{
+    int status = 0;
+    how[0] = '\0';
+    if (pr->pid > 0) {
+        kill(pr->pid, SIGKILL);
+        while (waitpid(pr->pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        iohw_worker_death_message(status, NULL, how, n);
+        pr->pid = 0;
+    }
+    if (pr->fd >= 0)
+        close(pr->fd);
+    pr->fd = -1;
+}
+
+/* Stops the child after a supports() call went wrong. */
+static int fail(iohw_probe *pr, const char *what, iohw_error *err)
+{
+    char how[256];
+    kill_child(pr, how, (int)sizeof how);
+    return iohw_error_set(err, "backend '%s': the process asking supports() %s%s%s",
+                          pr->backend, what, how[0] ? ": it " : "", how);
+}
+
+int iohw_probe_start(const char *backend, iohw_probe *pr, iohw_error *err)
+{
+    int fds[2];
+    memset(pr, 0, sizeof *pr);
+    pr->fd = -1;
+    if (backend == NULL || backend[0] == '\0')
+        return iohw_error_set(err, "no backend given (--backend LIB.so)");
+    snprintf(pr->backend, sizeof pr->backend, "%s", backend);
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+        return iohw_error_set(err, "backend '%s': socketpair: %s", backend,
+                              strerror(errno));
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        /* What a backend prints stays out of iohw's output. */
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, 1);
+        close(fds[0]);
+        child(backend, fds[1]);
+    }
+    close(fds[1]);
+    if (pid < 0) {
+        close(fds[0]);
+        return iohw_error_set(err, "backend '%s': fork: %s", backend, strerror(errno));
+    }
+    pr->pid = pid;
+    pr->fd = fds[0];
+
+    uint32_t ok = 0;
+    char text[IOHW_ERROR_MAX] = "";
+    if (wait_readable(pr->fd) != 0 || iohw__read_full(pr->fd, &ok, sizeof ok) != 1
+        || (ok ? recv_str(pr->fd, pr->name, sizeof pr->name) != 0
+                 || recv_str(pr->fd, pr->version, sizeof pr->version) != 0
+               : recv_str(pr->fd, text, sizeof text) != 0)) {
+        char how[256];
+        kill_child(pr, how, (int)sizeof how);
+        return iohw_error_set(err, "cannot load backend '%s': the process loading it %s",
+                              backend, how[0] ? how : "did not answer");
+    }
+    if (ok)
+        return 0;
+    iohw_probe_stop(pr);
+    return iohw_error_set(err, "%s", text);
+}
+
+int iohw_probe_supports(iohw_probe *pr, const iohw_problem *p, iohw_error *err)
+{
+    int32_t status = 0;
+    if (pr->pid <= 0)
+        return iohw_error_set(err, "backend '%s': the probe is stopped", pr->backend);
+    if (send_full(pr->fd, p, sizeof *p) != 0)
+        return fail(pr, "stopped reading", err);
+    if (wait_readable(pr->fd) != 0)
+        return fail(pr, "got no answer in time (supports() hangs)", err);
+    if (iohw__read_full(pr->fd, &status, sizeof status) != 1)
+        return fail(pr, "died in supports()", err);
+    pr->calls++;
+    pr->claimed += status == IOHW_OK;
+    return status == IOHW_OK;
+}
+
+void iohw_probe_stop(iohw_probe *pr)
+{
+    if (pr->fd >= 0)
+        close(pr->fd);
+    pr->fd = -1;
+    /* The child unloads the backend and exits; one whose fini hangs is
+     * killed after IOHW_PROBE_TIMEOUT. */
+    for (int ms = 0; pr->pid > 0; ms += 10) {
+        int status;
+        pid_t k = waitpid(pr->pid, &status, WNOHANG);
+        if (k == pr->pid || (k < 0 && errno != EINTR))
+            break;
+        if (ms >= IOHW_PROBE_TIMEOUT * 1000)
+            kill(pr->pid, SIGKILL);
+        usleep(10000);
+    }
+    pr->pid = 0;
+}
