@@ -391,7 +391,7 @@ void iohw_run_summary(const iohw_run_results *r, FILE *out)
             r->items[i].status < IOHW_RESULT_STATUS_COUNT)
             counts[r->items[i].status]++;
 
-    char machine[320];
+    char machine[512];
     fprintf(out, "\nbackend: %s (%s)\nmachine: %s\n%lld case(s) in %.1f s",
             r->backend_name, r->backend_version,
             iohw_machine_describe(&r->machine, machine, sizeof machine),

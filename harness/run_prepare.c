@@ -119,6 +119,7 @@ int iohw__run_prepare(const iohw_run_options *o, iohw_listing *s,
     out->items = calloc(n, sizeof *out->items);
     out->wall = calloc(n, sizeof *out->wall);
     if (out->items == NULL || out->wall == NULL) {
+        iohw_run_results_free(out);
         iohw_listing_free(s);
         return iohw_error_set(err, "out of memory for %lld results",
                               (long long)s->count);

@@ -39,6 +39,10 @@ static void write_run(FILE *f, const iohw_run_results *r,
     iohw__json_string(f, r->machine.cpu);
     fputs(", \"features\": ", f);
     iohw__json_string(f, r->machine.features);
+    if (r->machine.cpuid_brand[0] != '\0') {
+        fputs(", \"cpuid_brand\": ", f);
+        iohw__json_string(f, r->machine.cpuid_brand);
+    }
     fputs("},\n    \"inputs\": [", f);
     for (int i = 0; i < o->ninputs; i++) {
         fputs(i > 0 ? ", " : "", f);

@@ -190,7 +190,9 @@ static int read_run(reader *rd, const iohw__json *run)
     if (get_text(rd, mc, "cpu", rep->results.machine.cpu,
                  sizeof rep->results.machine.cpu, 0) != 0 ||
         get_text(rd, mc, "features", rep->results.machine.features,
-                 sizeof rep->results.machine.features, 0) != 0)
+                 sizeof rep->results.machine.features, 0) != 0 ||
+        get_text(rd, mc, "cpuid_brand", rep->results.machine.cpuid_brand,
+                 sizeof rep->results.machine.cpuid_brand, 0) != 0)
         return -1;
     if (get_strings(rd, run, "inputs", &o->inputs, &o->ninputs) != 0 ||
         get_strings(rd, run, "sources", &o->sources, &o->nsources) != 0)

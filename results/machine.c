@@ -1,5 +1,8 @@
 /*
  * results/machine.c - the CPU's model name and ISA features (machine.h).
+ * The name is /proc/cpuinfo's "model name", what lscpu and the user's tools
+ * show; a hypervisor may set CPUID's brand string apart from it, and then
+ * the brand is kept too.  Without a model name the brand is the name.
  * A feature counts only when the OS saves its registers (XCR0 from xgetbv):
  * AVX state for FMA, F16C and AVX2, the opmask and ZMM state for AVX-512,
  * the tile state for AMX.
@@ -77,8 +80,66 @@ int iohw_machine_has(const iohw_machine *m, const char *feature)
 const char *iohw_machine_describe(const iohw_machine *m, char *buf,
                                   size_t n)
 {
-    snprintf(buf, n, "%s; %s", m->cpu[0] != '\0' ? m->cpu : "unknown CPU",
+    snprintf(buf, n, "%s%s%s%s; %s", m->cpu[0] != '\0' ? m->cpu : "unknown CPU",
+             m->cpuid_brand[0] != '\0' ? " (CPUID: " : "", m->cpuid_brand,
+             m->cpuid_brand[0] != '\0' ? ")" : "",
              m->features[0] != '\0' ? m->features : "no AVX2 or later features");
+    return buf;
+}
+
+/* text up to its end or a newline, printable, with runs of blanks squeezed
+ * and none at the ends, into out (n bytes). */
+static void squeeze(char *out, size_t n, const char *text)
+{
+    size_t j = 0;
+    for (size_t i = 0; text[i] != '\0' && text[i] != '\n' && j + 1 < n; i++) {
+        char c = (text[i] >= 0x20 && text[i] < 0x7f) ? text[i] : ' ';
+        if (c == ' ' && (j == 0 || out[j - 1] == ' '))
+            continue;
+        out[j++] = c;
+    }
+    while (j > 0 && out[j - 1] == ' ')
+        j--;
+    out[j] = '\0';
+}
+
+/* The value of the first "model name" line of /proc/cpuinfo's text. */
+static void cpuinfo_model(char *out, size_t n, const char *cpuinfo)
+{
+    static const char key[] = "model name";
+    out[0] = '\0';
+    for (const char *l = cpuinfo; l != NULL && *l != '\0'; l = strchr(l, '\n')) {
+        l += *l == '\n';
+        if (strncmp(l, key, sizeof key - 1) != 0)
+            continue;
+        const char *v = l + sizeof key - 1 + strspn(l + sizeof key - 1, " \t");
+        if (*v == ':') {
+            squeeze(out, n, v + 1);
+            return;
+        }
+    }
+}
+
+void iohw__machine_name(iohw_machine *m, const char *cpuinfo, const char *brand)
+{
+    char b[sizeof m->cpu];
+    cpuinfo_model(m->cpu, sizeof m->cpu, cpuinfo);
+    squeeze(b, sizeof b, brand != NULL ? brand : "");
+    m->cpuid_brand[0] = '\0';
+    if (m->cpu[0] == '\0')
+        memcpy(m->cpu, b, sizeof b);
+    else if (b[0] != '\0' && strcmp(b, m->cpu) != 0)
+        memcpy(m->cpuid_brand, b, sizeof b);
+}
+
+/* The start of /proc/cpuinfo (its first CPU's lines) into buf. */
+static const char *read_cpuinfo(char *buf, size_t n)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    size_t got = f != NULL ? fread(buf, 1, n - 1, f) : 0;
+    if (f != NULL)
+        fclose(f);
+    buf[got] = '\0';
     return buf;
 }
 
@@ -93,38 +154,30 @@ static uint64_t xcr0(void)
     return ((uint64_t)hi << 32) | lo;
 }
 
-static void model_name(char *out, size_t n)
+/* The 48-byte brand string of cpuid leaves 0x80000002-4 ("" when absent). */
+static void brand_string(char text[49])
 {
     unsigned r[12];
-    char text[49];
-    if (__get_cpuid_max(0x80000000u, NULL) < 0x80000004u) {
-        snprintf(out, n, "%s", "");
+    text[0] = '\0';
+    if (__get_cpuid_max(0x80000000u, NULL) < 0x80000004u)
         return;
-    }
     for (unsigned k = 0; k < 3; k++)
         __get_cpuid(0x80000002u + k, &r[4 * k], &r[4 * k + 1], &r[4 * k + 2],
                     &r[4 * k + 3]);
     memcpy(text, r, 48);
     text[48] = '\0';
-    /* Printable, with runs of blanks squeezed and none at the ends. */
-    size_t j = 0;
-    for (size_t i = 0; text[i] != '\0' && j + 1 < n; i++) {
-        char c = (text[i] >= 0x20 && text[i] < 0x7f) ? text[i] : ' ';
-        if (c == ' ' && (j == 0 || out[j - 1] == ' '))
-            continue;
-        out[j++] = c;
-    }
-    while (j > 0 && out[j - 1] == ' ')
-        j--;
-    out[j] = '\0';
 }
 #endif
 
 void iohw_machine_detect(iohw_machine *m)
 {
+    char cpuinfo[8192], brand[49] = "";
     memset(m, 0, sizeof *m);
 #ifdef IOHW_MACHINE_X86
-    model_name(m->cpu, sizeof m->cpu);
+    brand_string(brand);
+#endif
+    iohw__machine_name(m, read_cpuinfo(cpuinfo, sizeof cpuinfo), brand);
+#ifdef IOHW_MACHINE_X86
     uint64_t os = xcr0();
     unsigned max = __get_cpuid_max(0, NULL);
     size_t len = 0;

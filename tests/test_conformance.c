@@ -77,7 +77,7 @@ static void smoke_against(const char *name)
     if (access(base, R_OK) == 0)
         snprintf(opt, sizeof opt, "--baseline '%s'", base);
     snprintf(cmd, sizeof cmd, "'%s' run --backend '%s' '%s' --adapt-layout --jobs 2 "
-             "--timeout 60 --quiet %s > '%s/%s.out' 2>&1", IOHW_BIN, lib, smoke_dir(),
+             "--timeout 300 --quiet %s > '%s/%s.out' 2>&1", IOHW_BIN, lib, smoke_dir(),
              opt, smoke_dir(), name);
     int rc = run_cmd(cmd);
     cr_expect_eq(rc, 0, "%s: smoke has failures outside the baseline; see %s/%s.out",

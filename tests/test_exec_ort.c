@@ -8,7 +8,8 @@
  * at the stride is refused, a layout ONNX does not take is refused from the
  * --describe answer, and a file that is not a case gives a clear error.
  * Also the protobuf of the one-node model (backends/js/onnx_model.js),
- * decoded by tests/exec/check_onnx_model.py (node and python3 only), and
+ * decoded by tests/exec/check_onnx_model.py (node and python3 only; the
+ * onnx module's checker too where python3-onnx is installed), and
  * the conventions of ONNX stated as such (tests/exec/check_ort_convention.py).
  */
 #include <criterion/criterion.h>
@@ -183,6 +184,7 @@ Test(exec_ort, the_model_protobuf_decodes_as_onnx_says)
                           IOHW_SOURCE_DIR, IOHW_SOURCE_DIR);
     cr_expect_eq(rc, 0, "status %d: %s", rc, out);
     expect_contains(out, "model ok");
+    cr_log_info("%s", out); /* whether the onnx module's checker ran */
     free(out);
 }
 

@@ -265,7 +265,7 @@ static void run_smoke(const char *fault, iohw_report *rep)
     cr_assert_eq(rc, 0, "gen --profile smoke failed");
     rc = iohw_test_sh(NULL, "IOHW_EXAMPLE_QUANT_FAULT='%s' IOHW_EXEC_COMMAND='%s' "
                       "'%s' run --backend '%s/libiohw_exec.so' '%s/quant.h5' "
-                      "--jobs 2 --timeout 200 --quiet --json '%s/r.json' >/dev/null",
+                      "--jobs 2 --timeout 300 --quiet --json '%s/r.json' >/dev/null",
                       fault != NULL ? fault : "", PYTHON " " TORCH_PROGRAM,
                       IOHW_BIN, IOHW_BACKEND_DIR, dir, dir);
     cr_assert(rc == 0 || rc == 1, "iohw run: exit %d", rc);

@@ -1,7 +1,8 @@
 /*
  * tests/test_machine.c - the machine a run names (results/machine.h).
  * The features are checked against the kernel's own list (/proc/cpuinfo's
- * flags use the same names), so the test holds on any x86-64 CPU.  The
+ * flags use the same names), so the test holds on any x86-64 CPU; the name
+ * is /proc/cpuinfo's, and a VM whose CPUID brand differs is simulated.  The
  * reports that carry it and the baseline entries conditioned on it are
  * tested in test_reports.c.
  */
@@ -67,7 +68,56 @@ Test(machine, names_exactly_the_features_the_kernel_lists)
     model[j] = '\0';
     if (model[0] != '\0')
         cr_expect_str_eq(m.cpu, model);
-    cr_log_info("machine: %s; %s", m.cpu, m.features);
+    /* CPUID's brand, kept only when it differs (a VM's may). */
+    cr_expect_str_neq(m.cpuid_brand, m.cpu);
+    cr_log_info("machine: %s (CPUID: %s); %s", m.cpu, m.cpuid_brand, m.features);
+}
+
+/* A VM whose hypervisor gives CPUID another brand than /proc/cpuinfo's
+ * model name: the name is the one the user's tools show, the brand kept. */
+static const char VM_CPUINFO[] = "processor\t: 0\n"
+                                 "vendor_id\t: AuthenticAMD\n"
+                                 "cpu family\t: 26\n"
+                                 "model name\t: AMD  EPYC \n"
+                                 "flags\t\t: fpu avx2 avx512_bf16\n\n"
+                                 "processor\t: 1\n"
+                                 "model name\t: Other\n";
+
+Test(machine, names_the_cpu_as_cpuinfo_does_and_keeps_a_differing_cpuid_brand)
+{
+    iohw_machine m;
+    char buf[512];
+    memset(&m, 0, sizeof m);
+    iohw__machine_name(&m, VM_CPUINFO, "  Oxide Virtual Turin-like Processor   ");
+    cr_expect_str_eq(m.cpu, "AMD EPYC");
+    cr_expect_str_eq(m.cpuid_brand, "Oxide Virtual Turin-like Processor");
+    snprintf(m.features, sizeof m.features, "avx2");
+    cr_expect_str_eq(iohw_machine_describe(&m, buf, sizeof buf),
+                     "AMD EPYC (CPUID: Oxide Virtual Turin-like Processor); avx2");
+}
+
+Test(machine, a_brand_equal_to_the_model_name_is_not_repeated)
+{
+    iohw_machine m;
+    memset(&m, 0, sizeof m);
+    iohw__machine_name(&m, VM_CPUINFO, "AMD EPYC");
+    cr_expect_str_eq(m.cpu, "AMD EPYC");
+    cr_expect_str_empty(m.cpuid_brand);
+    iohw__machine_name(&m, VM_CPUINFO, NULL);
+    cr_expect_str_eq(m.cpu, "AMD EPYC");
+    cr_expect_str_empty(m.cpuid_brand);
+}
+
+Test(machine, without_a_model_name_the_cpuid_brand_is_the_name)
+{
+    iohw_machine m;
+    memset(&m, 0, sizeof m);
+    iohw__machine_name(&m, "processor\t: 0\nmodel\t\t: 17\nmodel namex\n", "Some  CPU");
+    cr_expect_str_eq(m.cpu, "Some CPU");
+    cr_expect_str_empty(m.cpuid_brand);
+    iohw__machine_name(&m, NULL, "");
+    cr_expect_str_empty(m.cpu);
+    cr_expect_str_empty(m.cpuid_brand);
 }
 
 Test(machine, matches_whole_feature_names_only)

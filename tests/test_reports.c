@@ -390,6 +390,18 @@ Test(reports_machine, a_json_report_gives_it_back)
     cr_assert_eq(iohw_report_parse(text, strlen(text), "m", &rep, &err), 0, "%s", err.msg);
     cr_expect_str_eq(rep.results.machine.cpu, r.machine.cpu);
     cr_expect_str_eq(rep.results.machine.features, r.machine.features);
+    cr_expect_str_empty(rep.results.machine.cpuid_brand);
+    iohw_report_free(&rep);
+    /* A machine whose brand agrees writes no cpuid_brand. */
+    cr_expect(strstr(text, "cpuid_brand") == NULL, "%s", text);
+    free(text);
+    /* One whose CPUID brand differs (a VM) gives it back too. */
+    snprintf(r.machine.cpuid_brand, sizeof r.machine.cpuid_brand, "Virtual \"CPU\"");
+    text = render(iohw_report_json, &r, NULL);
+    cr_expect(strstr(text, "\"cpuid_brand\": \"Virtual \\\"CPU\\\"\"") != NULL, "%s", text);
+    cr_assert_eq(iohw_report_parse(text, strlen(text), "m", &rep, &err), 0, "%s", err.msg);
+    cr_expect_str_eq(rep.results.machine.cpu, r.machine.cpu);
+    cr_expect_str_eq(rep.results.machine.cpuid_brand, "Virtual \"CPU\"");
     iohw_report_free(&rep);
     /* A report of the wrong type is refused, naming the member. */
     const char *bad = "{\"iohw_report_version\": 1, \"run\": {\"machine\": 3}, \"cases\": []}";

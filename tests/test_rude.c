@@ -32,11 +32,37 @@ static void remove_dir(const char *dir)
     cr_assert_eq(system(cmd), 0);
 }
 
+/* The first way r falls short: not PASS, or its warnings lack a fragment
+ * (none: carry a warning at all); "" when it does not. */
+static void shortfall(const iohw_result *r, const char *const *fragments, char *why,
+                      size_t n)
+{
+    why[0] = '\0';
+    if (r->status != IOHW_RESULT_PASS) {
+        snprintf(why, n, "%s: %s: %s (warnings: %s)", r->case_id,
+                 iohw_result_status_name(r->status), r->message, r->warnings);
+        return;
+    }
+    if (fragments == NULL && r->warnings[0] != '\0')
+        snprintf(why, n, "%s: %s", r->case_id, r->warnings);
+    for (int k = 0; fragments != NULL && fragments[k] != NULL && why[0] == '\0'; k++) {
+        /* A quantized case's call is run_quant(). */
+        char want[512];
+        const int quant = strstr(r->case_id, ".quant.") != NULL &&
+                          strncmp(fragments[k], "run()", 5) == 0;
+        snprintf(want, sizeof want, "%s%s", quant ? "run_quant()" : "",
+                 quant ? fragments[k] + 5 : fragments[k]);
+        if (strstr(r->warnings, want) == NULL)
+            snprintf(why, n, "%s: warnings '%s' lack '%s'", r->case_id, r->warnings, want);
+    }
+}
+
 /* Runs backend libiohw_<name>.so on smoke; every case must PASS and carry
- * each of the warning fragments (none: no warning at all). */
+ * each of the warning fragments (none: no warning at all).  The results
+ * are freed before any assertion, so that a failure leaks nothing. */
 static void expect_pass_with(const char *name, const char *const *fragments)
 {
-    char dir[512], backend[512];
+    char dir[512], backend[512], why[4096] = "";
     make_smoke(dir, sizeof dir, name);
     snprintf(backend, sizeof backend, "%s/libiohw_%s.so", IOHW_BACKEND_DIR, name);
     const char *inputs[1] = {dir};
@@ -44,28 +70,15 @@ static void expect_pass_with(const char *name, const char *const *fragments)
     iohw_run_results res;
     iohw_error err = {{0}};
     cr_assert_eq(iohw_run(&o, &res, &err), 0, "%s", err.msg);
-    cr_assert_gt(res.count, 100, "smoke has %lld cases", (long long)res.count);
-    for (int64_t i = 0; i < res.count; i++) {
-        const iohw_result *r = &res.items[i];
-        cr_assert_eq(r->status, IOHW_RESULT_PASS, "%s: %s: %s (warnings: %s)",
-                     r->case_id, iohw_result_status_name(r->status), r->message,
-                     r->warnings);
-        if (fragments == NULL)
-            cr_assert_str_empty(r->warnings, "%s: %s", r->case_id, r->warnings);
-        for (int k = 0; fragments != NULL && fragments[k] != NULL; k++) {
-            /* A quantized case's call is run_quant(). */
-            char want[512];
-            const int quant = strstr(r->case_id, ".quant.") != NULL;
-            snprintf(want, sizeof want, "%s%s", quant && strncmp(fragments[k], "run()", 5) == 0
-                     ? "run_quant()" : "", quant && strncmp(fragments[k], "run()", 5) == 0
-                     ? fragments[k] + 5 : fragments[k]);
-            cr_assert_not_null(strstr(r->warnings, want), "%s: warnings '%s' lack '%s'",
-                               r->case_id, r->warnings, want);
-        }
-    }
-    cr_assert_eq(iohw_run_exit_code(&res), 0);
+    const int64_t count = res.count;
+    for (int64_t i = 0; i < res.count && why[0] == '\0'; i++)
+        shortfall(&res.items[i], fragments, why, sizeof why);
+    const int code = iohw_run_exit_code(&res);
     iohw_run_results_free(&res);
     remove_dir(dir);
+    cr_assert_gt(count, 100, "smoke has %lld cases", (long long)count);
+    cr_assert_str_empty(why, "%s", why);
+    cr_assert_eq(code, 0);
 }
 
 Test(rude, the_reference_backend_gets_no_warning)

@@ -684,11 +684,11 @@ Test(run, a_killed_run_resumes_where_its_journal_stops)
         freopen("/dev/null", "w", stdout);
         freopen("/dev/null", "w", stderr);
         execl(IOHW_BIN, IOHW_BIN, "run", "--backend", hang, s.dir, "--jobs", "1",
-              "--timeout", "60", "--journal", journal, "--quiet", (char *)NULL);
+              "--timeout", "300", "--journal", journal, "--quiet", (char *)NULL);
         _exit(127);
     }
     int64_t lines = 0;
-    for (int i = 0; i < 1000 && lines < 2; i++) {
+    for (int i = 0; i < 15000 && lines < 2; i++) { /* up to 300 s */
         usleep(20000);
         FILE *f = fopen(journal, "r");
         if (f != NULL) {

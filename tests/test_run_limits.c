@@ -123,6 +123,9 @@ Test(limits, the_breaker_stops_running_a_class_that_hangs_and_reports_every_case
     o.inputs = inputs;
     o.ninputs = 1;
     o.jobs = 2;
+    /* Only the cases that hang: no correct call runs under the short
+     * limit, so load cannot turn a PASS into a TIMEOUT. */
+    o.filter = "rank=3";
     o.timeout = 0.5;
     o.timeout_scaled = 0;
     o.breaker = 2;
@@ -134,7 +137,7 @@ Test(limits, the_breaker_stops_running_a_class_that_hangs_and_reports_every_case
 
     /* Per dtype of rank 3: cases really run into the timeout, cases not run. */
     static const char *const dts[] = {"f32", "f64", "f16", "bf16"};
-    int ran[4] = {0}, skipped[4] = {0}, others = 0;
+    int ran[4] = {0}, skipped[4] = {0};
     for (int64_t i = 0; i < res.count; i++) {
         const iohw_result *r = &res.items[i];
         if (strstr(r->case_id, ".quant.") != NULL) { /* no run_quant */
@@ -142,11 +145,7 @@ Test(limits, the_breaker_stops_running_a_class_that_hangs_and_reports_every_case
                          r->message);
             continue;
         }
-        if (!is_rank3(r)) {
-            cr_expect_eq(r->status, IOHW_RESULT_PASS, "%s: %s", r->case_id, r->message);
-            others++;
-            continue;
-        }
+        cr_expect(is_rank3(r), "%s: not rank 3", r->case_id);
         cr_expect_eq(r->status, IOHW_RESULT_TIMEOUT, "%s: %s", r->case_id, r->message);
         int d = -1;
         for (int k = 0; k < 4; k++) {
@@ -174,7 +173,6 @@ Test(limits, the_breaker_stops_running_a_class_that_hangs_and_reports_every_case
                   dts[k], ran[k]);
         cr_expect_gt(skipped[k], 0, "%s: no case was left out", dts[k]);
     }
-    cr_expect_gt(others, 100);
     cr_expect_eq(iohw_run_exit_code(&res), 1);
     iohw_run_results_free(&res);
     remove_dir(dir);

@@ -76,7 +76,7 @@ static int run(const char *backend, const char *vars, const char *extra,
                const char *json, char **out)
 {
     return iohw_test_sh(out, "( " CLEAN_ENV " %s '%s' run --backend '%s/libiohw_%s.so' "
-                        "'%s/smoke' --jobs 2 --timeout 60 --quiet --json '%s' %s > /dev/null )",
+                        "'%s/smoke' --jobs 2 --timeout 300 --quiet --json '%s' %s > /dev/null )",
                         vars, IOHW_BIN, IOHW_BACKEND_DIR, backend, dir, json, extra);
 }
 

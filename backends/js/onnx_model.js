@@ -22,7 +22,10 @@ const ATTR_STRING = 3;
 const ATTR_INTS = 7;
 // The IR version and opset: ConvTranspose-22, whose type constraint holds
 // f16, f32, f64 and bf16 (ConvTranspose-11's has no bf16); opset 22 needs
-// IR version 10.
+// IR version 10, the lowest that allows it.  An onnx Python package older
+// than that (Debian 12's 1.12: IR 8, opset 17) cannot check this model as
+// it is; tests/exec/check_onnx_model.py then checks a copy stamped with
+// what that package knows.
 const IR_VERSION = 10;
 const OPSET = 22;
 

@@ -15,7 +15,7 @@ iohw_run_options iohw_test_run_options(const char *backend,
     o.ninputs = 1;
     o.shard_index = o.shard_count = 1;
     o.jobs = 2;
-    o.timeout = 20;
+    o.timeout = 300; /* headroom: ASan on a loaded machine */
     o.diagnose = 1;
     o.progress = -1;
     return o;

@@ -6,7 +6,9 @@
 
 #include "harness/run.h"
 
-/* One input, no shard, 2 jobs, a 20 s timeout, diagnosis on, quiet. */
+/* One input, no shard, 2 jobs, diagnosis on, quiet, and a 300 s timeout:
+ * a correct backend must PASS under ASan on a loaded machine too (a test
+ * that wants a TIMEOUT sets its own short limit on a backend that hangs). */
 iohw_run_options iohw_test_run_options(const char *backend,
                                        const char *const *inputs);
 
