@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oracle/index.h"
 #include "oracle/problem.h"
 
 int iohw__conv_transpose_check(const char *who, const iohw_problem *p,
@@ -72,35 +73,6 @@ int iohw__conv_transpose_check(const char *who, const iohw_problem *p,
     return 0;
 }
 
-int64_t iohw__volume(const int64_t *ext, int R)
-{
-    int64_t v = 1;
-    for (int a = 0; a < R; a++)
-        v *= ext[a];
-    return v;
-}
-
-/* Each product is bounded by the validated output-size formula; their sum
- * may still overflow for a huge pad_end, and then lies far outside y. */
-int64_t iohw__out_position(const iohw_problem *p, int64_t k, int64_t i)
-{
-    int64_t o = 0, place = 1;
-    for (int a = (int)p->rank - 1; a >= 0; a--) {
-        const int64_t k_a = k % p->kernel[a], i_a = i % p->in_size[a];
-        k /= p->kernel[a];
-        i /= p->in_size[a];
-        int64_t o_a;
-        if (__builtin_add_overflow(i_a * p->stride[a] - p->pad_begin[a],
-                                   k_a * p->dilation[a], &o_a))
-            return -1;
-        if (o_a < 0 || o_a >= p->out_size[a])
-            return -1;
-        o += o_a * place;
-        place *= p->out_size[a];
-    }
-    return o;
-}
-
 int iohw_conv_transpose_def(const iohw_problem *p, const double *x,
                             const double *w, const double *bias, int dd,
                             double *y, double *eb, iohw_error *err)
@@ -110,17 +82,11 @@ int iohw_conv_transpose_def(const iohw_problem *p, const double *x,
                                    y, eb, err) != 0)
         return -1;
 
-    /* Name the extents. */
-    const int R = (int)p->rank;
-    const int64_t N = p->batch;
-    const int64_t C_in = p->in_channels;
-    const int64_t C_out = p->out_channels;
-    const int64_t G = p->groups;
-    const int64_t Cg = C_in / G;
-    const int64_t Mg = C_out / G;
-    const int64_t LV = iohw__volume(p->in_size, R);   /* input positions i */
-    const int64_t KV = iohw__volume(p->kernel, R);    /* taps k */
-    const int64_t OV = iohw__volume(p->out_size, R);  /* output positions o */
+    /* Name the extents: N, C_in, C_out, G, Cg = C_in/G, Mg = C_out/G, and
+     * the counts LV of input positions i, KV of taps k, OV of outputs o. */
+    const iohw__extents e = iohw__extents_of(p);
+    const int64_t N = e.N, C_in = e.C_in, C_out = e.C_out, G = e.G;
+    const int64_t Cg = e.Cg, Mg = e.Mg, LV = e.LV, KV = e.KV, OV = e.OV;
 
     /* The low words of one output plane (double-double only). */
     double *yl = NULL, *el = NULL;

@@ -1,8 +1,8 @@
 /*
  * oracle/conv_transpose_internal.h - what the definition
  * (conv_transpose.c) and the tuned kernel (conv_transpose_fast.c) share:
- * the argument checks, the index map and the one addition of a term.
- * Internal to oracle/ (quant.c uses the index map too).
+ * the argument checks and the one addition of a term (the index map is
+ * index.h).  Internal to oracle/.
  */
 #ifndef IOHW_CONV_TRANSPOSE_INTERNAL_H
 #define IOHW_CONV_TRANSPOSE_INTERNAL_H
@@ -17,15 +17,6 @@ int iohw__conv_transpose_check(const char *who, const iohw_problem *p,
                                const double *x, const double *w,
                                const double *bias, int dd, const double *y,
                                const double *eb, iohw_error *err);
-
-/* Product of the first R entries of an extent array. */
-int64_t iohw__volume(const int64_t *ext, int R);
-
-/* Where tap k (row-major index into K...) carries input position i
- * (row-major into L...): the row-major index of o into O..., or -1 when
- * o_a = i_a*S_a + k_a*D_a - P_a falls outside [0, O_a) on some axis.  Shared
- * by the definition and the quantized definition (quant.c). */
-int64_t iohw__out_position(const iohw_problem *p, int64_t k, int64_t i);
 
 /* Compiles a function once per named target, picked at run time (x86-64). */
 #if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute)

@@ -37,7 +37,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "oracle/conv_transpose_internal.h"
+#include "oracle/index.h"
 #include "oracle/problem.h"
 
 typedef __int128 i128;
@@ -311,17 +311,11 @@ int iohw_quant_conv_transpose(const iohw_problem *p, const iohw_quant *q,
     if (quant_check(p, q, x_q, w_q, bias_q, y_q, err) != 0)
         return -1;
 
-    /* Name the extents. */
-    const int R = (int)p->rank;
-    const int64_t N = p->batch;
-    const int64_t C_in = p->in_channels;
-    const int64_t C_out = p->out_channels;
-    const int64_t G = p->groups;
-    const int64_t Cg = C_in / G;
-    const int64_t Mg = C_out / G;
-    const int64_t LV = iohw__volume(p->in_size, R);   /* input positions i */
-    const int64_t KV = iohw__volume(p->kernel, R);    /* taps k */
-    const int64_t OV = iohw__volume(p->out_size, R);  /* output positions o */
+    /* Name the extents: N, C_in, C_out, G, Cg = C_in/G, Mg = C_out/G, and
+     * the counts LV of input positions i, KV of taps k, OV of outputs o. */
+    const iohw__extents e = iohw__extents_of(p);
+    const int64_t N = e.N, C_in = e.C_in, C_out = e.C_out, G = e.G;
+    const int64_t Cg = e.Cg, Mg = e.Mg, LV = e.LV, KV = e.KV, OV = e.OV;
 
     /* The accumulators of one output plane. */
     int64_t *acc = malloc((size_t)OV * sizeof *acc);

@@ -256,38 +256,43 @@ static void write_failure(FILE *f, const iohw_run_results *r, int64_t i,
 
 /* Section "verdict", above the summary: one table row per group of
  * failures (judge/verdict.h) with its smallest case's repro. */
-static void write_verdict(FILE *f, const iohw_run_results *r,
-                          const iohw_report_options *o)
+static void verdict_head(FILE *f, const iohw_verdict *v, const char *headline)
 {
-    iohw_verdict v;
-    char line[1024], repro[16384];
-    if (!iohw__verdict_open(r, &v, line, sizeof line))
-        return;
+    (void)v;
     fputs("<section id=\"verdict\">\n<h2>Verdict: ", f);
-    text(f, line);
+    text(f, headline);
     fputs("</h2>\n<table><tr><th class=\"num\">failures</th><th>group</th>"
           "<th>meaning</th><th>smallest case</th></tr>\n", f);
-    for (int k = 0; k < v.count; k++) {
-        const iohw_verdict_group *g = &v.groups[k];
-        const iohw_result *s = &r->items[g->smallest];
-        fprintf(f, "<tr><td class=\"num\">%lld</td><td>", (long long)g->count);
-        text(f, g->label);
-        fputs("</td><td>", f);
-        text(f, g->meaning);
-        fputs("</td><td><span class=\"mono\">", f);
-        text(f, s->case_id[0] != '\0' ? s->case_id : s->file);
-        fprintf(f, "</span> (%.0f multiply-adds)", g->smallest_macs);
-        iohw__repro(o, s, repro, sizeof repro);
-        if (repro[0] != '\0') {
-            fputs("<pre>", f);
-            text(f, repro);
-            fputs("</pre>", f);
-        }
-        fputs("</td></tr>\n", f);
-    }
-    fputs("</table>\n</section>\n", f);
-    iohw_verdict_free(&v);
 }
+
+static void verdict_row(FILE *f, const iohw__verdict_row *row)
+{
+    const iohw_verdict_group *g = row->g;
+    const iohw_result *s = row->smallest;
+    fprintf(f, "<tr><td class=\"num\">%lld</td><td>", (long long)g->count);
+    text(f, g->label);
+    fputs("</td><td>", f);
+    text(f, g->meaning);
+    fputs("</td><td><span class=\"mono\">", f);
+    text(f, s->case_id[0] != '\0' ? s->case_id : s->file);
+    fprintf(f, "</span> (%.0f multiply-adds)", g->smallest_macs);
+    if (row->repro[0] != '\0') {
+        fputs("<pre>", f);
+        text(f, row->repro);
+        fputs("</pre>", f);
+    }
+    fputs("</td></tr>\n", f);
+}
+
+static void verdict_tail(FILE *f, const iohw_verdict *v)
+{
+    (void)v;
+    fputs("</table>\n</section>\n", f);
+}
+
+static const iohw__verdict_writer html_verdict = {
+    .head = verdict_head, .row = verdict_row, .tail = verdict_tail,
+};
 
 static void write_failures(FILE *f, const iohw_run_results *r,
                            const iohw_report_options *o, const iohw__counts *c)
@@ -403,7 +408,7 @@ int iohw_report_html(FILE *f, const iohw_run_results *r,
     }
     fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", iohw__html_css);
     write_header(f, r, o, &c);
-    write_verdict(f, r, o);
+    iohw__verdict_walk(f, r, o, &html_verdict);
     write_summary(f, r, o, &c);
     iohw__speed_html(f, r);
     write_coverage(f, &cov, r);

@@ -197,43 +197,44 @@ static int write_case(FILE *f, const iohw_run_results *r, int64_t i,
 
 /* The verdict (appended): the failures grouped by diagnosis, largest
  * group first (judge/verdict.h). */
-static int write_verdict(FILE *f, const iohw_run_results *r,
-                         const iohw_report_options *o)
+static void verdict_head(FILE *f, const iohw_verdict *v, const char *headline)
 {
-    iohw_verdict v;
-    char line[1024], repro[16384];
-    if (iohw_verdict_build(r, &v) != 0)
-        return -1;
-    iohw_verdict_headline(&v, line, sizeof line);
-    fprintf(f, "  \"verdict\": {\"failures\": %lld, \"headline\": ", (long long)v.failures);
-    iohw__json_string(f, line);
+    fprintf(f, "  \"verdict\": {\"failures\": %lld, \"headline\": ", (long long)v->failures);
+    iohw__json_string(f, headline);
     fputs(", \"groups\": [", f);
-    for (int k = 0; k < v.count; k++) {
-        const iohw_verdict_group *g = &v.groups[k];
-        const iohw_result *s = &r->items[g->smallest];
-        fprintf(f, "%s\n    {\"count\": %lld, \"diagnosis\": ", k ? "," : "",
-                (long long)g->count);
-        if (g->diagnosis >= 0)
-            iohw__json_string(f, g->label);
-        else
-            fputs("null", f);
-        fputs(", \"label\": ", f);
-        iohw__json_string(f, g->label);
-        fputs(", \"meaning\": ", f);
-        iohw__json_string(f, g->meaning);
-        fputs(", \"smallest\": ", f);
-        iohw__json_string(f, s->case_id);
-        fputs(", \"smallest_macs\": ", f);
-        iohw__json_double(f, g->smallest_macs);
-        iohw__repro(o, s, repro, sizeof repro);
-        fputs(", \"repro\": ", f);
-        iohw__json_string(f, repro);
-        fputs("}", f);
-    }
-    fputs(v.count > 0 ? "\n  ]}\n" : "]}\n", f);
-    iohw_verdict_free(&v);
-    return 0;
 }
+
+static void verdict_row(FILE *f, const iohw__verdict_row *row)
+{
+    const iohw_verdict_group *g = row->g;
+    fprintf(f, "%s\n    {\"count\": %lld, \"diagnosis\": ", row->k ? "," : "",
+            (long long)g->count);
+    if (g->diagnosis >= 0)
+        iohw__json_string(f, g->label);
+    else
+        fputs("null", f);
+    fputs(", \"label\": ", f);
+    iohw__json_string(f, g->label);
+    fputs(", \"meaning\": ", f);
+    iohw__json_string(f, g->meaning);
+    fputs(", \"smallest\": ", f);
+    iohw__json_string(f, row->smallest->case_id);
+    fputs(", \"smallest_macs\": ", f);
+    iohw__json_double(f, g->smallest_macs);
+    fputs(", \"repro\": ", f);
+    iohw__json_string(f, row->repro);
+    fputs("}", f);
+}
+
+static void verdict_tail(FILE *f, const iohw_verdict *v)
+{
+    fputs(v->count > 0 ? "\n  ]}\n" : "]}\n", f);
+}
+
+static const iohw__verdict_writer json_verdict = {
+    .head = verdict_head, .row = verdict_row, .tail = verdict_tail,
+    .always = 1,
+};
 
 int iohw_report_json(FILE *f, const iohw_run_results *r,
                      const iohw_report_options *o)
@@ -257,7 +258,7 @@ int iohw_report_json(FILE *f, const iohw_run_results *r,
             return -1;
     }
     fputs(r->count > 0 ? "\n  ],\n" : "],\n", f);
-    if (write_verdict(f, r, o) != 0)
+    if (iohw__verdict_walk(f, r, o, &json_verdict) != 0)
         return -1;
     fputs("}\n", f);
     return ferror(f) ? -1 : 0;

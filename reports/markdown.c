@@ -48,35 +48,44 @@ static void write_failures(FILE *f, const iohw_run_results *r,
 
 /* Under the title: the groups of failures (judge/verdict.h) as a table,
  * then a code block with each group's smallest repro. */
-static void write_verdict(FILE *f, const iohw_run_results *r,
-                          const iohw_report_options *o)
+static void verdict_head(FILE *f, const iohw_verdict *v, const char *headline)
 {
-    iohw_verdict v;
-    char line[1024], repro[16384];
-    if (!iohw__verdict_open(r, &v, line, sizeof line))
-        return;
+    (void)v;
     fputs("**Verdict: ", f);
-    iohw__md_cell(f, line, 400);
+    iohw__md_cell(f, headline, 400);
     fputs("**\n\n| failures | group | meaning | smallest case |\n|---:|---|---|---|\n", f);
-    for (int k = 0; k < v.count && k < MD_FAILURES_MAX; k++) {
-        const iohw_verdict_group *g = &v.groups[k];
-        const iohw_result *s = &r->items[g->smallest];
-        fprintf(f, "| %lld | ", (long long)g->count);
-        iohw__md_cell(f, g->label, 200);
-        fputs(" | ", f);
-        iohw__md_cell(f, g->meaning, 200);
-        fputs(" | ", f);
-        iohw__md_cell(f, s->case_id[0] != '\0' ? s->case_id : s->file, 120);
-        fprintf(f, " (%.0f multiply-adds) |\n", g->smallest_macs);
-    }
-    fputc('\n', f);
-    for (int k = 0; k < v.count && k < MD_FAILURES_MAX; k++) {
-        iohw__repro(o, &r->items[v.groups[k].smallest], repro, sizeof repro);
-        if (repro[0] != '\0' && strchr(repro, '`') == NULL)
-            fprintf(f, "Group %d, smallest case:\n\n```\n%s\n```\n\n", k + 1, repro);
-    }
-    iohw_verdict_free(&v);
 }
+
+static void verdict_row(FILE *f, const iohw__verdict_row *row)
+{
+    const iohw_verdict_group *g = row->g;
+    const iohw_result *s = row->smallest;
+    fprintf(f, "| %lld | ", (long long)g->count);
+    iohw__md_cell(f, g->label, 200);
+    fputs(" | ", f);
+    iohw__md_cell(f, g->meaning, 200);
+    fputs(" | ", f);
+    iohw__md_cell(f, s->case_id[0] != '\0' ? s->case_id : s->file, 120);
+    fprintf(f, " (%.0f multiply-adds) |\n", g->smallest_macs);
+}
+
+static void verdict_tail(FILE *f, const iohw_verdict *v)
+{
+    (void)v;
+    fputc('\n', f);
+}
+
+static void verdict_note(FILE *f, const iohw__verdict_row *row)
+{
+    if (row->repro[0] != '\0' && strchr(row->repro, '`') == NULL)
+        fprintf(f, "Group %d, smallest case:\n\n```\n%s\n```\n\n", row->k + 1,
+                row->repro);
+}
+
+static const iohw__verdict_writer md_verdict = {
+    .head = verdict_head, .row = verdict_row, .tail = verdict_tail,
+    .note = verdict_note, .max_rows = MD_FAILURES_MAX,
+};
 
 static void write_coverage(FILE *f, const iohw_run_results *r)
 {
@@ -127,7 +136,7 @@ int iohw_report_markdown(FILE *f, const iohw_run_results *r,
         iohw__md_cell(f, r->backend_version, 128);
     }
     fprintf(f, " - %s\n\n", c.bad > 0 ? "**FAILED**" : "passed");
-    write_verdict(f, r, o);
+    iohw__verdict_walk(f, r, o, &md_verdict);
     char machine[512];
     fputs("Machine: ", f);
     iohw__md_cell(f, iohw_machine_describe(&r->machine, machine, sizeof machine), 300);

@@ -46,10 +46,33 @@ void iohw__xml_text(FILE *f, const char *s, int attr);
  * breaks as spaces, at most max bytes (then "..."). */
 void iohw__md_cell(FILE *f, const char *s, size_t max);
 
-/* Builds the verdict of r and its headline; 1 when there are failures to
- * show, 0 when there are none or memory ran out (*v is then empty). */
-int iohw__verdict_open(const iohw_run_results *r, iohw_verdict *v, char *line,
-                       size_t n);
+/* One group of the verdict as a writer shows it: its place k (0 first),
+ * the group, its smallest case and that case's repro ("" when it does not
+ * fit). */
+typedef struct iohw__verdict_row {
+    int k;
+    const iohw_verdict_group *g;
+    const iohw_result *smallest;
+    const char *repro;
+} iohw__verdict_row;
+
+/* How one report writes the verdict: head (with the headline), a row per
+ * group, tail, then, when note is not NULL, a note per group. */
+typedef struct iohw__verdict_writer {
+    void (*head)(FILE *f, const iohw_verdict *v, const char *headline);
+    void (*row)(FILE *f, const iohw__verdict_row *row);
+    void (*tail)(FILE *f, const iohw_verdict *v);
+    void (*note)(FILE *f, const iohw__verdict_row *row);
+    int max_rows;   /* groups shown at most (0: all) */
+    int always;     /* 1: written with no failures too, and running out of
+                       memory is an error; 0: nothing in either case */
+} iohw__verdict_writer;
+
+/* Builds the verdict of r and writes it through w, largest group first.
+ * 0, or -1 when memory runs out and w->always is set. */
+int iohw__verdict_walk(FILE *f, const iohw_run_results *r,
+                       const iohw_report_options *o,
+                       const iohw__verdict_writer *w);
 
 /* "2026-12-02T11:09:46Z" (UTC) into buf (>= 32 bytes); "" for 0. */
 void iohw__iso_time(int64_t t, char *buf, size_t n);

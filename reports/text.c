@@ -296,14 +296,3 @@ char *iohw__read_file(const char *path, size_t max, size_t *len,
     *len = n;
     return buf;
 }
-
-int iohw__verdict_open(const iohw_run_results *r, iohw_verdict *v, char *line,
-                       size_t n)
-{
-    if (iohw_verdict_build(r, v) != 0 || v->failures == 0) {
-        iohw_verdict_free(v);
-        return 0;
-    }
-    iohw_verdict_headline(v, line, n);
-    return 1;
-}

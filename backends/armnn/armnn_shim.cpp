@@ -46,6 +46,7 @@
 #include <armnn/BackendHelper.hpp>
 #include <armnn/Version.hpp>
 
+#include "backends/skeleton_check.h"
 #include "iohw/backend.h"
 extern "C" {
 #include "oracle/error.h"
@@ -169,13 +170,7 @@ armnn::TransposeConvolution2dDescriptor descriptor(const iohw_problem *p,
 /* 0 when the problem is complete and valid. */
 int check(const iohw_problem *p, iohw_error *err)
 {
-    if (p == nullptr)
-        return iohw_error_set(err, "problem is NULL");
-    if (p->struct_size < sizeof(iohw_problem))
-        return iohw_error_set(err, "problem struct_size %u is smaller than "
-                              "%zu", (unsigned)p->struct_size,
-                              sizeof(iohw_problem));
-    return iohw_problem_validate(p, err);
+    return skeleton_check(p, err);
 }
 
 /* The reason Arm NN's layer cannot state the problem, or "". */
@@ -395,11 +390,7 @@ static void armnn_fini(void *ctx)
     delete static_cast<armnn_ctx *>(ctx);
 }
 
-static const char *armnn_last_error(void *ctx)
-{
-    armnn_ctx *c = static_cast<armnn_ctx *>(ctx);
-    return c != nullptr ? c->err.msg : "";
-}
+SKELETON_LAST_ERROR(armnn, armnn_ctx)
 
 static int armnn_supports(void *ctx, const iohw_problem *p)
 {
@@ -451,9 +442,6 @@ static const iohw_backend armnn_table = {
     nullptr,
 };
 
-IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)
-{
-    return host_abi_version >= 1 ? &armnn_table : nullptr;
-}
+SKELETON_ENTRY(armnn_table)
 
 } /* extern "C" */

@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "backends/exec/exec.h"
+#include "backends/skeleton_check.h"
 #include "iohw/backend.h"
 #include "oracle/descriptor.h"
 #include "oracle/dtype.h"
@@ -246,23 +247,7 @@ static void exec_fini(void *ctx)
     free(c);
 }
 
-static const char *exec_last_error(void *ctx)
-{
-    exec_ctx *c = ctx;
-    return c != NULL ? c->err.msg : "";
-}
-
-/* 0 when the problem is complete and valid. */
-static int exec_check(const iohw_problem *p, iohw_error *err)
-{
-    if (p == NULL)
-        return iohw_error_set(err, "problem is NULL");
-    if (p->struct_size < sizeof(iohw_problem))
-        return iohw_error_set(err, "problem struct_size %u is smaller than "
-                              "%zu", (unsigned)p->struct_size,
-                              sizeof(iohw_problem));
-    return iohw_problem_validate(p, err) != 0 ? -1 : 0;
-}
+SKELETON_LAST_ERROR(exec, exec_ctx)
 
 /* IOHW_UNSUPPORTED (c->err says why) for a quantized problem when the
  * program does not declare quantized support; else IOHW_OK. */
@@ -379,7 +364,7 @@ static int exec_supports(void *ctx, const iohw_problem *p)
         iohw_error_set(&c->err, "%s", c->cmd_why);
         return IOHW_BACKEND_ERROR;
     }
-    if (exec_check(p, &c->err) != 0 || layouts_taken(c, p) != IOHW_OK ||
+    if (skeleton_check(p, &c->err) != 0 || layouts_taken(c, p) != IOHW_OK ||
         quant_declared(c, p) != IOHW_OK)
         return IOHW_UNSUPPORTED;
     const exec_class *k = ask(c, p);
@@ -431,7 +416,7 @@ static int run_program(exec_ctx *c, int quant, const iohw_problem *p,
         iohw_error_set(&c->err, "%s", c->cmd_why);
         return IOHW_UNSUPPORTED;
     }
-    if (exec_check(p, &c->err) != 0)
+    if (skeleton_check(p, &c->err) != 0)
         return IOHW_INVALID_PROBLEM;
     if (iohw_problem_is_quant(p) != quant)
         return iohw_error_set(&c->err, "%s: dtype %s is %s", quant ?
@@ -499,7 +484,4 @@ static iohw_backend exec_table = {
     .run_quant = exec_run_quant,
 };
 
-IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)
-{
-    return host_abi_version >= 1 ? &exec_table : NULL;
-}
+SKELETON_ENTRY(exec_table)

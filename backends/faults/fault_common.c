@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "backends/skeleton.h"
 #include "fault_common.h"
 #include "oracle/problem.h"
 #include "oracle/quant_problem.h"
@@ -25,25 +26,7 @@ typedef struct fault_ctx {
     iohw_error err;
 } fault_ctx;
 
-static int fault_init(void **ctx)
-{
-    fault_ctx *c = calloc(1, sizeof *c);
-    if (c == NULL)
-        return IOHW_OUT_OF_MEMORY;
-    *ctx = c;
-    return IOHW_OK;
-}
-
-static void fault_fini(void *ctx)
-{
-    free(ctx);
-}
-
-static const char *fault_last_error(void *ctx)
-{
-    fault_ctx *c = ctx;
-    return c != NULL ? c->err.msg : "";
-}
+SKELETON_CONTEXT(fault, fault_ctx)
 
 static int fault_check(const iohw_problem *p, iohw_error *err)
 {
@@ -125,7 +108,7 @@ static int fault_run(void *ctx, const iohw_problem *p, const void *x,
     /* Test the arguments. */
     if (fault_check(p, err) != 0)
         return IOHW_INVALID_PROBLEM;
-    if (x == NULL || w == NULL || y == NULL || (p->has_bias && bias == NULL)) {
+    if (skeleton_null_tensor(p, x, w, bias, y) != NULL) {
         iohw_error_set(err, "run: a tensor pointer is NULL");
         return IOHW_INVALID_PROBLEM;
     }

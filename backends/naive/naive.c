@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/skeleton.h"
 #include "naive.h"
 
 typedef struct naive_ctx {
@@ -154,7 +155,7 @@ static int naive_run(void *ctx, const iohw_problem *p, const void *x,
             snprintf(c->msg, sizeof c->msg, "%s", why);
         return IOHW_INVALID_PROBLEM;
     }
-    if (x == NULL || w == NULL || y == NULL || (p->has_bias && bias == NULL)) {
+    if (skeleton_null_tensor(p, x, w, bias, y) != NULL) {
         if (c != NULL)
             snprintf(c->msg, sizeof c->msg, "a tensor pointer is NULL");
         return IOHW_INVALID_PROBLEM;
@@ -188,7 +189,4 @@ static const iohw_backend naive_table = {
     .last_error = naive_last_error,
 };
 
-IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)
-{
-    return host_abi_version >= 1 ? &naive_table : NULL;
-}
+SKELETON_ENTRY(naive_table)

@@ -33,6 +33,7 @@
 #endif
 
 #include "backends/onednn/onednn.h"
+#include "backends/skeleton_check.h"
 #include "iohw/backend.h"
 #include "oracle/error.h"
 #include "oracle/dtype.h"
@@ -89,23 +90,7 @@ static int onednn_init(void **ctx)
     return IOHW_OK;
 }
 
-static const char *onednn_last_error(void *ctx)
-{
-    onednn_ctx *c = ctx;
-    return c != NULL ? c->err.msg : "";
-}
-
-/* 0 when the problem is complete and valid. */
-static int onednn_check(const iohw_problem *p, iohw_error *err)
-{
-    if (p == NULL)
-        return iohw_error_set(err, "problem is NULL");
-    if (p->struct_size < sizeof(iohw_problem))
-        return iohw_error_set(err, "problem struct_size %u is smaller than "
-                              "%zu", (unsigned)p->struct_size,
-                              sizeof(iohw_problem));
-    return iohw_problem_validate(p, err);
-}
+SKELETON_LAST_ERROR(onednn, onednn_ctx)
 
 static int onednn_supports(void *ctx, const iohw_problem *p)
 {
@@ -116,7 +101,7 @@ static int onednn_supports(void *ctx, const iohw_problem *p)
 
     if (c == NULL)
         return IOHW_UNSUPPORTED;
-    if (onednn_check(p, &c->err) != 0 || iohw__onednn_mds(p, &m, &c->err) != 0)
+    if (skeleton_check(p, &c->err) != 0 || iohw__onednn_mds(p, &m, &c->err) != 0)
         return IOHW_UNSUPPORTED;
     if (iohw_problem_is_quant(p) &&
         (iohw__onednn_quant_refuse(p, &c->err) != 0 ||
@@ -230,7 +215,7 @@ static int run_any(void *ctx, const iohw_problem *p, const void *x,
     /* Test the arguments. */
     if (c == NULL)
         return IOHW_BACKEND_ERROR;
-    if (onednn_check(p, &c->err) != 0)
+    if (skeleton_check(p, &c->err) != 0)
         return IOHW_INVALID_PROBLEM;
     if (x == NULL || w == NULL || y == NULL || (p->has_bias && bias == NULL)) {
         iohw_error_set(&c->err, "run: %s is NULL",

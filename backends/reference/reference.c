@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/skeleton_check.h"
 #include "iohw/backend.h"
 #include "oracle/dtype.h"
 #include "oracle/error.h"
@@ -25,37 +26,7 @@ typedef struct reference_ctx {
     iohw_error err;
 } reference_ctx;
 
-static int reference_init(void **ctx)
-{
-    reference_ctx *c = calloc(1, sizeof *c);
-    if (c == NULL)
-        return IOHW_OUT_OF_MEMORY;
-    *ctx = c;
-    return IOHW_OK;
-}
-
-static void reference_fini(void *ctx)
-{
-    free(ctx);
-}
-
-static const char *reference_last_error(void *ctx)
-{
-    reference_ctx *c = ctx;
-    return c != NULL ? c->err.msg : "";
-}
-
-/* 0 when the host's problem struct is complete and the problem valid. */
-static int reference_check(const iohw_problem *p, iohw_error *err)
-{
-    if (p == NULL)
-        return iohw_error_set(err, "problem is NULL");
-    if (p->struct_size < sizeof(iohw_problem))
-        return iohw_error_set(err, "problem struct_size %u is smaller than "
-                              "%zu", (unsigned)p->struct_size,
-                              sizeof(iohw_problem));
-    return iohw_problem_validate(p, err);
-}
+SKELETON_CONTEXT(reference, reference_ctx)
 
 #ifdef REFERENCE_PICKY
 /* The picky build (libiohw_picky.so): claims only channels-last data
@@ -102,7 +73,7 @@ static int reference_supports(void *ctx, const iohw_problem *p)
 {
     reference_ctx *c = ctx;
     iohw_error *err = c != NULL ? &c->err : NULL;
-    if (reference_check(p, err) != 0)
+    if (skeleton_check(p, err) != 0)
         return IOHW_UNSUPPORTED;
 #ifdef REFERENCE_PICKY
     if (picky_layouts(p, err) != 0)
@@ -126,17 +97,16 @@ static int reference_run(void *ctx, const iohw_problem *p, const void *x,
     iohw_oracle_result r;
 
     /* Test the arguments. */
-    if (reference_check(p, err) != 0)
+    if (skeleton_check(p, err) != 0)
         return IOHW_INVALID_PROBLEM;
     if (iohw_problem_is_quant(p)) {
         iohw_error_set(err, "run: a quantized problem (dtype %s) goes to "
                        "run_quant", iohw_dtype_name(p->dtype));
         return IOHW_INVALID_PROBLEM;
     }
-    if (x == NULL || w == NULL || y == NULL || (p->has_bias && bias == NULL)) {
-        iohw_error_set(err, "run: %s is NULL",
-                       x == NULL ? "x" : w == NULL ? "w" : y == NULL ? "y"
-                                                                 : "bias");
+    const char *null = skeleton_null_tensor(p, x, w, bias, y);
+    if (null != NULL) {
+        iohw_error_set(err, "run: %s is NULL", null);
         return IOHW_INVALID_PROBLEM;
     }
 
@@ -162,7 +132,7 @@ static int reference_run_quant(void *ctx, const iohw_problem *p, const void *x,
 {
     reference_ctx *c = ctx;
     iohw_error *err = c != NULL ? &c->err : NULL;
-    if (reference_check(p, err) != 0)
+    if (skeleton_check(p, err) != 0)
         return IOHW_INVALID_PROBLEM;
     if (!iohw_problem_is_quant(p)) {
         iohw_error_set(err, "run_quant: dtype %s is not quantized",
@@ -198,7 +168,4 @@ static const iohw_backend reference_table = {
 #endif
 };
 
-IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)
-{
-    return host_abi_version >= 1 ? &reference_table : NULL;
-}
+SKELETON_ENTRY(reference_table)

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/skeleton.h"
 #include "iohw/backend.h"
 #include "oracle/dtype.h"
 #include "oracle/error.h"
@@ -29,25 +30,7 @@ typedef struct repeat_ctx {
     int have_last;
 } repeat_ctx;
 
-static int repeat_init(void **ctx)
-{
-    repeat_ctx *c = calloc(1, sizeof *c);
-    if (c == NULL)
-        return IOHW_OUT_OF_MEMORY;
-    *ctx = c;
-    return IOHW_OK;
-}
-
-static void repeat_fini(void *ctx)
-{
-    free(ctx);
-}
-
-static const char *repeat_last_error(void *ctx)
-{
-    repeat_ctx *c = ctx;
-    return c != NULL ? c->err.msg : "";
-}
+SKELETON_CONTEXT(repeat, repeat_ctx)
 
 static int repeat_supports(void *ctx, const iohw_problem *p)
 {
@@ -108,7 +91,4 @@ static const iohw_backend repeat_table = {
     .last_error = repeat_last_error,
 };
 
-IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)
-{
-    return host_abi_version >= 1 ? &repeat_table : NULL;
-}
+SKELETON_ENTRY(repeat_table)

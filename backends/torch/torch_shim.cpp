@@ -59,6 +59,7 @@
 #include <ATen/Parallel.h>
 #include <torch/version.h>
 
+#include "backends/skeleton_check.h"
 #include "iohw/backend.h"
 extern "C" {
 #include "oracle/error.h"
@@ -200,13 +201,7 @@ int usable(torch_ctx *c, int rank, iohw_dtype dt)
 /* 0 when the problem is complete and valid. */
 int check(const iohw_problem *p, iohw_error *err)
 {
-    if (p == nullptr)
-        return iohw_error_set(err, "problem is NULL");
-    if (p->struct_size < sizeof(iohw_problem))
-        return iohw_error_set(err, "problem struct_size %u is smaller than "
-                              "%zu", (unsigned)p->struct_size,
-                              sizeof(iohw_problem));
-    if (iohw_problem_validate(p, err) != 0)
+    if (skeleton_check(p, err) != 0)
         return -1;
     /* The float types or a quantized problem (usable() indexes its table
      * by the float types only). */
@@ -316,11 +311,7 @@ static void torch_fini(void *ctx)
     std::free(ctx);
 }
 
-static const char *torch_last_error(void *ctx)
-{
-    torch_ctx *c = static_cast<torch_ctx *>(ctx);
-    return c != nullptr ? c->err.msg : "";
-}
+SKELETON_LAST_ERROR(torch, torch_ctx)
 
 static int torch_supports(void *ctx, const iohw_problem *p)
 {
@@ -441,9 +432,6 @@ static const iohw_backend torch_table = {
     torch_run_quant,
 };
 
-IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)
-{
-    return host_abi_version >= 1 ? &torch_table : nullptr;
-}
+SKELETON_ENTRY(torch_table)
 
 } /* extern "C" */

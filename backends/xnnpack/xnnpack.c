@@ -48,6 +48,7 @@
 
 #include <xnnpack.h>
 
+#include "backends/skeleton_check.h"
 #include "iohw/backend.h"
 #include "oracle/dtype.h"
 #include "oracle/error.h"
@@ -100,11 +101,7 @@ static void xnnpack_fini(void *ctx)
     free(c);
 }
 
-static const char *xnnpack_last_error(void *ctx)
-{
-    xnnpack_ctx *c = ctx;
-    return c != NULL ? c->err.msg : "";
-}
+SKELETON_LAST_ERROR(xnnpack, xnnpack_ctx)
 
 /* Creates an f32 (es 4) or f16 (es 2) operator. */
 static enum xnn_status create_op(const iohw_problem *p, size_t es,
@@ -241,13 +238,7 @@ static int claims_quant(const iohw_problem *p, iohw_error *err)
 /* 0 when the adapter claims p; else -1 with the reason. */
 static int claims(xnnpack_ctx *c, const iohw_problem *p, iohw_error *err)
 {
-    if (p == NULL)
-        return iohw_error_set(err, "problem is NULL");
-    if (p->struct_size < sizeof(iohw_problem))
-        return iohw_error_set(err, "problem struct_size %u is smaller than "
-                              "%zu", (unsigned)p->struct_size,
-                              sizeof(iohw_problem));
-    if (iohw_problem_validate(p, err) != 0)
+    if (skeleton_check(p, err) != 0)
         return -1;
     if (c->init_status != xnn_status_success)
         return iohw_error_set(err, "xnn_initialize failed: %s",
@@ -494,7 +485,4 @@ static const iohw_backend xnnpack_table = {
     .run_quant = xnnpack_run_quant,
 };
 
-IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)
-{
-    return host_abi_version >= 1 ? &xnnpack_table : NULL;
-}
+SKELETON_ENTRY(xnnpack_table)
