@@ -25,7 +25,7 @@
 #include "bench_clock.h"
 #include "cases/case.h"
 #include "generators/generators.h"
-#include "harness/compare.h"
+#include "harness/judge.h"
 #include "harness/loader.h"
 #include "harness/worker.h"
 #include "oracle/descriptor.h"

@@ -41,6 +41,9 @@ int iohw_result_status_parse(const char *name, iohw_result_status *s);
  * subnormal flush (`iohw run --subnormals flush`, specification section
  * 3.4); reports count and show such cases. */
 #define IOHW_RESULT_NOTE_FLUSHED "subnormals flushed (declared)"
+/* The bit of dtype dt in a set of dtypes whose subnormals a backend
+ * declares flushed (iohw_run_options.subnormals_flush). */
+#define IOHW_SUBNORMALS_FLUSH_BIT(dt) (1u << (unsigned)(dt))
 
 /* The start of the message of a quantized case that passed only under a
  * declared rounding (`iohw run --rounding MODE`, specification section

@@ -114,9 +114,8 @@ typedef struct iohw_run_options {
  * speed_reference 1. */
 void iohw_run_options_init(iohw_run_options *o);
 
-/* The bit of dtype dt in iohw_run_options.subnormals_flush, and every
- * dtype's. */
-#define IOHW_SUBNORMALS_FLUSH_BIT(dt) (1u << (unsigned)(dt))
+/* Every dtype's bit in iohw_run_options.subnormals_flush (result.h's
+ * IOHW_SUBNORMALS_FLUSH_BIT). */
 #define IOHW_SUBNORMALS_FLUSH_ALL                                           \
     (IOHW_SUBNORMALS_FLUSH_BIT(IOHW_F32) | IOHW_SUBNORMALS_FLUSH_BIT(IOHW_F64) | \
      IOHW_SUBNORMALS_FLUSH_BIT(IOHW_F16) | IOHW_SUBNORMALS_FLUSH_BIT(IOHW_BF16))

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "harness/compare.h"
+#include "harness/judge.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"
 

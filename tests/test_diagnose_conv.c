@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/diagnose.h"
+#include "harness/judge.h"
 #include "support/diagnose_cases.h"
 
 static void expect_diagnosis(const iohw_case *c, const void *y, const char *want)

@@ -14,8 +14,8 @@
 
 #include "generators/fill_qdesign.h"
 #include "generators/generators.h"
-#include "harness/diagnose.h"
 #include "harness/diagnose_quant.h"
+#include "harness/judge.h"
 #include "harness/loader.h"
 #include "oracle/descriptor.h"
 #include "oracle/layout.h"

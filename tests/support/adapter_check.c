@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "generators/generators.h"
-#include "harness/compare.h"
+#include "harness/judge.h"
 #include "harness/worker.h"
 #include "oracle/descriptor.h"
 #include "oracle/dtype.h"
