@@ -26,6 +26,7 @@
 #include "cases/case.h"
 #include "generators/generators.h"
 #include "judge/compare.h"
+#include "judge/judge.h"
 #include "sandbox/loader.h"
 #include "sandbox/worker.h"
 #include "oracle/descriptor.h"

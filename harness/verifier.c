@@ -19,7 +19,9 @@
 #include "judge/adapt.h"
 #include "judge/compare.h"
 #include "judge/diagnose.h"
+#include "judge/judge.h"
 #include "sandbox/loader.h"
+#include "sandbox/run_call.h"
 #include "harness/run_internal.h"
 #include "sandbox/test_hook.h"
 #include "harness/timeouts.h"
@@ -54,41 +56,6 @@ static int open_file(iohw__verifier *v, const char *path, iohw_error *err)
     return 0;
 }
 
-static void describe_failure(iohw_result *r)
-{
-    if (r->message[0] != '\0')
-        return;
-    if (r->unwritten > 0)
-        snprintf(r->message, sizeof r->message,
-                 "%lld of %lld output elements outside the tolerance, %lld of "
-                 "them never written; worst error %.3g u*err_bound",
-                 (long long)r->mismatches, (long long)r->elements,
-                 (long long)r->unwritten, r->worst_ratio);
-    else
-        snprintf(r->message, sizeof r->message,
-                 "%lld of %lld output elements outside the tolerance; worst "
-                 "error %.3g u*err_bound",
-                 (long long)r->mismatches, (long long)r->elements,
-                 r->worst_ratio);
-}
-
-/* A FAIL of a case whose dtype's subnormals the run declares flushed: 1
- * when the output passes the rule of a declared flush (then r is a PASS
- * with the note; its counts stay those of the default rule). */
-static int flush_declared(iohw__verifier *v, const iohw_case *c,
-                          const iohw__tensors *t, iohw_result *r)
-{
-    if (!(v->cfg->subnormals_flush & IOHW_SUBNORMALS_FLUSH_BIT(c->p.dtype)) ||
-        iohw_diagnose_flush_passes(c, iohw__tensors_y(t), t->sent) != 1)
-        return 0;
-    r->status = IOHW_RESULT_PASS;
-    snprintf(r->message, sizeof r->message,
-             IOHW_RESULT_NOTE_FLUSHED ": %lld of %lld output elements differ "
-             "from the IEEE oracle only as flushing subnormals to zero does",
-             (long long)r->mismatches, (long long)r->elements);
-    return 1;
-}
-
 /* The timing of a performance run (--repeat): never part of the verdict. */
 static void record_speed(const iohw__verifier *v, const iohw_case *c,
                          const iohw_work_reply *w, iohw_result *r)
@@ -117,7 +84,7 @@ static void judge_output(iohw__verifier *v, const iohw_case *c,
     if (w->rc != IOHW_OK) {
         r->status = IOHW_RESULT_ERROR;
         snprintf(r->message, sizeof r->message, "%s returned %s: %s",
-                 iohw_problem_is_quant(&c->p) ? "run_quant()" : "run()",
+                 iohw__run_call_of(&c->p)->name,
                  iohw_backend_status_name(w->rc), w->message);
         return;
     }
@@ -133,22 +100,9 @@ static void judge_output(iohw__verifier *v, const iohw_case *c,
                  "out-of-bounds write", below);
         return;
     }
-    iohw_compare(c, iohw__tensors_y(t), t->sent, r);
-    if (iohw_problem_is_quant(&c->p)) { /* exact: no flush rule */
-        if (iohw_compare_declared_rounding(c, iohw__tensors_y(t), v->cfg->rounding, r))
-            return;
-        if (r->status == IOHW_RESULT_FAIL && v->cfg->diagnose)
-            iohw_diagnose(c, iohw__tensors_y(t), r->diagnosis, sizeof r->diagnosis);
-        return;
-    }
-    if (r->status == IOHW_RESULT_FAIL && flush_declared(v, c, t, r))
-        return;
-    if (r->status == IOHW_RESULT_FAIL) {
-        if (v->cfg->diagnose)
-            iohw_diagnose(c, iohw__tensors_y(t), r->diagnosis,
-                          sizeof r->diagnosis);
-        describe_failure(r);
-    }
+    const iohw_judge_options o = {v->cfg->diagnose, v->cfg->rounding,
+                                  v->cfg->subnormals_flush};
+    iohw_judge(c, iohw__tensors_y(t), t->sent, &o, r);
 }
 
 /* Hands c to the worker in guarded buffers: kind IOHW_WORK_CASE (supports()

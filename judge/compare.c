@@ -388,6 +388,13 @@ static void judge_quant(const iohw_case *c, const void *y,
                  r->points[0].expected, r->points[0].got);
 }
 
+/* r becomes the INVALID of a case that cannot be compared (why). */
+static void cannot_compare(const char *why, iohw_result *r)
+{
+    r->status = IOHW_RESULT_INVALID;
+    snprintf(r->message, sizeof r->message, "cannot compare: %s", why);
+}
+
 static void compare_by(const iohw_case *c, const void *y,
                        const void *sentinel_bits, int flush, iohw_result *r)
 {
@@ -397,14 +404,9 @@ static void compare_by(const iohw_case *c, const void *y,
     if (r == NULL)
         return;
     reset_result(r);
-    if (c != NULL && y != NULL && c->y != NULL && iohw_problem_is_quant(&c->p)) {
-        judge_quant(c, y, sentinel_bits, r);
-        return;
-    }
     why = check_case(c, y);
     if (why != NULL) {
-        r->status = IOHW_RESULT_INVALID;
-        snprintf(r->message, sizeof r->message, "cannot compare: %s", why);
+        cannot_compare(why, r);
         return;
     }
     judge_init(&j, c, flush);
@@ -413,8 +415,8 @@ static void compare_by(const iohw_case *c, const void *y,
     r->status = r->mismatches == 0 ? IOHW_RESULT_PASS : IOHW_RESULT_FAIL;
 }
 
-void iohw_compare(const iohw_case *c, const void *y, const void *sentinel_bits,
-                  iohw_result *r)
+void iohw_compare_float(const iohw_case *c, const void *y,
+                        const void *sentinel_bits, iohw_result *r)
 {
     compare_by(c, y, sentinel_bits, 0, r);
 }
@@ -423,4 +425,16 @@ void iohw_compare_flushed(const iohw_case *c, const void *y,
                           const void *sentinel_bits, iohw_result *r)
 {
     compare_by(c, y, sentinel_bits, 1, r);
+}
+
+void iohw_compare_quant(const iohw_case *c, const void *y,
+                        const void *sentinel_bits, iohw_result *r)
+{
+    if (r == NULL)
+        return;
+    reset_result(r);
+    if (c == NULL || y == NULL || c->y == NULL)
+        cannot_compare(check_case(c, y), r);
+    else
+        judge_quant(c, y, sentinel_bits, r);
 }

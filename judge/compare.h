@@ -20,14 +20,24 @@
 #include "results/result.h"
 
 /* Compares y (the backend's output, dtype and data layout of the case) with
- * the case's stored outputs (c->y, c->y_f64, c->err_bound must be loaded).
+ * the stored outputs of a float case (c->y, c->y_f64, c->err_bound must be
+ * loaded).
  * sentinel_bits: the bit pattern the harness pre-filled y with (element-size
  * wide), or NULL; elements still equal to it count as unwritten (and as
  * mismatches).  Fills r->exact, elements, mismatches, unwritten,
  * worst_ratio, npoints/points (the first mismatches in memory order, with
- * semantic coordinates) and sets r->status to PASS or FAIL. */
-void iohw_compare(const iohw_case *c, const void *y, const void *sentinel_bits,
-                  iohw_result *r);
+ * semantic coordinates) and sets r->status to PASS or FAIL (INVALID, with
+ * a message, when the case or y is missing).  judge.h's iohw_compare picks
+ * this or iohw_compare_quant by the case's kind. */
+void iohw_compare_float(const iohw_case *c, const void *y,
+                        const void *sentinel_bits, iohw_result *r);
+
+/* The same for a quantized case (specification section 11.4): y must
+ * equal the stored c->y element for element (r->exact is 1, a mismatch's
+ * ratio +inf); a FAIL's message says how many elements differ and the
+ * first of them. */
+void iohw_compare_quant(const iohw_case *c, const void *y,
+                        const void *sentinel_bits, iohw_result *r);
 
 /* The same under a declared subnormal flush (`iohw run --subnormals
  * flush`, specification section 3.4): every element's bound grows by what
@@ -41,9 +51,9 @@ void iohw_compare_flushed(const iohw_case *c, const void *y,
                           const void *sentinel_bits, iohw_result *r);
 
 /* The same under a declared rounding (`iohw run --rounding MODE`,
- * specification section 11.6): r is iohw_compare's FAIL of a quantized case
- * (other results are left alone).  When rounding (IOHW_ROUND_*, 0: none)
- * applies to the case and y equals the case's result under it exactly,
+ * specification section 11.6): c is a quantized case and r its
+ * iohw_compare_quant FAIL (other results are left alone).  When rounding
+ * (IOHW_ROUND_*, 0: none) applies to the case and y equals the case's result under it exactly,
  * differing from the case's own only by one at ties, r becomes a PASS
  * whose message starts IOHW_RESULT_NOTE_ROUNDING and says how many
  * elements differ; its counts and points stay those of the exact rule.

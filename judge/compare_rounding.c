@@ -20,13 +20,12 @@
 #include "oracle/problem.h"
 #include "oracle/quant_problem.h"
 
-/* 1 when the declaration applies to c: a requantized case asking for
- * another mode, in the fixed form when gemmlowp is declared. */
+/* 1 when the declaration applies to c (a quantized case): requantized,
+ * asking for another mode, in the fixed form when gemmlowp is declared. */
 static int applies(const iohw_case *c, int32_t rounding)
 {
     const iohw_problem *p = &c->p;
-    return rounding != 0 && iohw_problem_is_quant(p) &&
-           iohw_problem_y_dtype(p) != IOHW_S32 && p->rounding != rounding &&
+    return rounding != 0 && iohw_problem_y_dtype(p) != IOHW_S32 && p->rounding != rounding &&
            (rounding != IOHW_ROUND_GEMMLOWP || p->m_form == IOHW_QM_FIXED) &&
            c->x != NULL && c->w != NULL && c->y != NULL &&
            (!p->has_bias || c->bias != NULL);

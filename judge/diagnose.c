@@ -97,7 +97,7 @@ static int looks_unwritten(const iohw_case *c, const void *y)
     const unsigned char *first;
 
     memset(&r, 0, sizeof r);
-    iohw_compare(c, y, NULL, &r);
+    iohw_compare_float(c, y, NULL, &r);
     if (r.status != IOHW_RESULT_FAIL || r.npoints == 0)
         return 0;
     if (!isnan(iohw_dtype_load(c->p.dtype, y, (size_t)r.points[0].index)))
@@ -105,7 +105,7 @@ static int looks_unwritten(const iohw_case *c, const void *y)
     first = (const unsigned char *)y + (size_t)r.points[0].index * es;
     if (quiet_nan(c->p.dtype, first, es))
         return 0;
-    iohw_compare(c, y, first, &r);
+    iohw_compare_float(c, y, first, &r);
     return r.unwritten > 0 && r.mismatches == r.unwritten;
 }
 
@@ -343,7 +343,7 @@ static int matches_variant(const iohw__dg_base *b, const iohw__dg_variant *v,
     if (v->judge_flushed)
         iohw_compare_flushed(&vc.t, y, sentinel_bits, &r);
     else
-        iohw_compare(&vc.t, y, sentinel_bits, &r);
+        iohw_compare_float(&vc.t, y, sentinel_bits, &r);
     variant_case_free(&vc);
     return r.status == IOHW_RESULT_PASS;
 }
@@ -421,9 +421,12 @@ int iohw_diagnose_flush_passes(const iohw_case *c, const void *y,
 }
 
 /* A quantized case: its misreadings (diagnose_quant.c), bit for bit. */
-static int diagnose_quant(const iohw_case *c, const void *y, char *buf, size_t n)
+int iohw_diagnose_quant(const iohw_case *c, const void *y, char *buf, size_t n)
 {
     iohw__dgq_case qc;
+    say(buf, n, "");
+    if (c == NULL || y == NULL)
+        return 0;
     memset(&qc, 0, sizeof qc);
     qc.p = c->p;
     qc.x = c->x;
@@ -435,7 +438,7 @@ static int diagnose_quant(const iohw_case *c, const void *y, char *buf, size_t n
     return iohw__dg_quant(&qc, y, buf, n);
 }
 
-int iohw_diagnose(const iohw_case *c, const void *y, char *buf, size_t n)
+int iohw_diagnose_float(const iohw_case *c, const void *y, char *buf, size_t n)
 {
     iohw__dg_base b;
     char line[256];
@@ -443,8 +446,6 @@ int iohw_diagnose(const iohw_case *c, const void *y, char *buf, size_t n)
     int found = 0;
 
     say(buf, n, "");
-    if (c != NULL && y != NULL && iohw_problem_is_quant(&c->p))
-        return diagnose_quant(c, y, buf, n);
     if (y == NULL || !complete(c))
         return 0;
 

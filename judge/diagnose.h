@@ -19,13 +19,19 @@
 #include "cases/case.h"
 
 /* Writes to buf a sentence naming every misinterpretation whose output
- * matches y within the case's tolerance, e.g. "matches the oracle with weight
- * I and O exchanged" or "matches the oracle with pads averaged, or with
- * output_padding at the beginning" (different bugs can give the same numbers
- * on one case), cut to the buffer; "" when none does ("no diagnosis: out of
- * memory" when the copies of x and w cannot be made).  c must have inputs and
- * outputs loaded.  Returns 1 when a match was found, 0 otherwise. */
-int iohw_diagnose(const iohw_case *c, const void *y, char *buf, size_t n);
+ * matches y within the float case's tolerance, e.g. "matches the oracle with
+ * weight I and O exchanged" or "matches the oracle with pads averaged, or
+ * with output_padding at the beginning" (different bugs can give the same
+ * numbers on one case), cut to the buffer; "" when none does ("no
+ * diagnosis: out of memory" when the copies of x and w cannot be made).  c
+ * must have inputs and outputs loaded.  Returns 1 when a match was found, 0
+ * otherwise.  judge.h's iohw_diagnose picks this or iohw_diagnose_quant by
+ * the case's kind. */
+int iohw_diagnose_float(const iohw_case *c, const void *y, char *buf, size_t n);
+
+/* The same for a quantized case: the misreadings of diagnose_quant.h,
+ * bit for bit. */
+int iohw_diagnose_quant(const iohw_case *c, const void *y, char *buf, size_t n);
 
 /* Judging under a declared subnormal flush (`iohw run --subnormals
  * flush`, specification section 3.4): 1 when y passes iohw_compare_flushed

@@ -1,7 +1,7 @@
 /*
  * judge/diagnose_quant.h - naming the bug behind a failing quantized
  * output (specification section 11).  Internal to harness/ (and its
- * tests); iohw_diagnose() reaches it for a quantized case, and the names
+ * tests); iohw_diagnose_quant() reaches it for a quantized case, and the names
  * and meanings follow the float ones in iohw_diagnose_name() and
  * iohw_diagnose_meaning().
  *

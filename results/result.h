@@ -44,6 +44,9 @@ int iohw_result_status_parse(const char *name, iohw_result_status *s);
  * subnormal flush (`iohw run --subnormals flush`, specification section
  * 3.4); reports count and show such cases. */
 #define IOHW_RESULT_NOTE_FLUSHED "subnormals flushed (declared)"
+/* The bit of dtype dt in a set of dtypes whose subnormals a backend
+ * declares flushed (iohw_run_options.subnormals_flush). */
+#define IOHW_SUBNORMALS_FLUSH_BIT(dt) (1u << (unsigned)(dt))
 
 /* The start of the message of a quantized case that passed only under a
  * declared rounding (`iohw run --rounding MODE`, specification section
@@ -164,9 +167,7 @@ int iohw_result_flushed(const iohw_result *r);
  * IOHW_RESULT_NOTE_ROUNDING, after an adapted-layout note if any). */
 int iohw_result_rounded(const iohw_result *r);
 
-/* The bit of dtype dt in iohw_run_options.subnormals_flush (harness/run.h), and every
- * dtype's. */
-#define IOHW_SUBNORMALS_FLUSH_BIT(dt) (1u << (unsigned)(dt))
+/* Every dtype's IOHW_SUBNORMALS_FLUSH_BIT. */
 #define IOHW_SUBNORMALS_FLUSH_ALL                                           \
     (IOHW_SUBNORMALS_FLUSH_BIT(IOHW_F32) | IOHW_SUBNORMALS_FLUSH_BIT(IOHW_F64) | \
      IOHW_SUBNORMALS_FLUSH_BIT(IOHW_F16) | IOHW_SUBNORMALS_FLUSH_BIT(IOHW_BF16))

@@ -19,11 +19,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "oracle/quant_problem.h"
 #include "sandbox/loader.h"
 #include "sandbox/pipe.h"
+#include "sandbox/run_call.h"
 #include "sandbox/spawn.h"
 #include "sandbox/worker.h"
-#include "oracle/quant_problem.h"
 
 /* Sends n bytes, never raising SIGPIPE. */
 static int send_full(int fd, const void *buf, size_t n)
@@ -83,11 +84,9 @@ static void child(const char *backend, int fd)
                     sizeof pr->version) != 0)
         iohw__exit_child(1);
     iohw_problem p;
-    const int has_run_quant = IOHW_HAS_MEMBER(lb.table, iohw_backend, run_quant)
-                              && lb.table->run_quant != NULL;
     while (iohw__read_full(fd, &p, sizeof p) == 1) {
         /* As `iohw run` does: no run_quant, no quantized problem. */
-        int32_t status = iohw_problem_is_quant(&p) && !has_run_quant
+        int32_t status = !iohw__run_call_of(&p)->present(lb.table)
                              ? IOHW_UNSUPPORTED : lb.table->supports(lb.ctx, &p);
         if (send_full(fd, &status, sizeof status) != 0)
             break;

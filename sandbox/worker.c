@@ -22,12 +22,12 @@
 #include "judge/adapt.h"
 #include "sandbox/channel.h"
 #include "sandbox/loader.h"
+#include "sandbox/run_call.h"
 #include "sandbox/spawn.h"
 #include "sandbox/worker_repeat.h"
 #include "sandbox/worker_rude.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"
-#include "oracle/quant_problem.h"
 
 
 /* The one piece of process-wide state: a signal handler can reach nothing
@@ -339,22 +339,16 @@ static int run_once(worker *wk, const iohw_problem *pp, const mapped *m,
 {
     iohw_problem p = *pp;
     iohw__rude_snap snap;
-    const int quant = iohw_problem_is_quant(&p);
-    const void *bias = p.has_bias ? m->data[IOHW_REGION_BIAS] : NULL;
-    int rc;
+    const iohw__run_call *call = iohw__run_call_of(&p);
+    const iohw__run_args a = {
+        m->data[IOHW_REGION_X], m->data[IOHW_REGION_W],
+        p.has_bias ? m->data[IOHW_REGION_BIAS] : NULL,
+        m->data[IOHW_REGION_REQUANT], m->data[IOHW_REGION_Y]};
     enter_call(wk, IOHW_CALL_RUN, &snap);
     int64_t t0 = iohw_worker_now_ns();
-    if (quant)
-        rc = wk->lb.table->run_quant(wk->lb.ctx, &p, m->data[IOHW_REGION_X],
-                                     m->data[IOHW_REGION_W], bias,
-                                     m->data[IOHW_REGION_REQUANT],
-                                     m->data[IOHW_REGION_Y]);
-    else
-        rc = wk->lb.table->run(wk->lb.ctx, &p, m->data[IOHW_REGION_X],
-                               m->data[IOHW_REGION_W], bias,
-                               m->data[IOHW_REGION_Y]);
+    int rc = call->call(wk->lb.table, wk->lb.ctx, &p, &a);
     *seconds = (double)(iohw_worker_now_ns() - t0) * 1e-9;
-    leave_call(wk, quant ? "run_quant()" : "run()", &snap, warn, n);
+    leave_call(wk, call->name, &snap, warn, n);
     return rc;
 }
 
@@ -391,18 +385,16 @@ static void call_run(worker *wk, const iohw_problem *p, const mapped *m)
     iohw__repeat_free(&rp);
 }
 
-/* A quantized problem and a backend without run_quant: 1, and the reply
+/* A problem whose call the backend lacks (run_quant): 1, and the reply
  * says UNSUPPORTED (specification section 11.4). */
-static int no_run_quant(worker *wk, const iohw_problem *p)
+static int no_run_call(worker *wk, const iohw_problem *p)
 {
-    const iohw_backend *t = wk->lb.table;
-    if (!iohw_problem_is_quant(p)
-        || (IOHW_HAS_MEMBER(t, iohw_backend, run_quant) && t->run_quant != NULL))
+    const iohw__run_call *call = iohw__run_call_of(p);
+    if (call->present(wk->lb.table))
         return 0;
     wk->rep.call = IOHW_CALL_SUPPORTS;
     wk->rep.rc = IOHW_UNSUPPORTED;
-    snprintf(wk->rep.message, sizeof wk->rep.message,
-             "the backend has no run_quant");
+    snprintf(wk->rep.message, sizeof wk->rep.message, "%s", call->missing);
     return 1;
 }
 
@@ -418,7 +410,7 @@ static void serve_case(worker *wk, uint32_t kind, int memfd)
     iohw__msg_get(&wk->msg, &adapt, sizeof adapt);
     iohw__msg_get(&wk->msg, pc, sizeof pc);
     mapped m;
-    if (map_tensors(wk, pc, memfd, &m) == 0 && !no_run_quant(wk, &p) &&
+    if (map_tensors(wk, pc, memfd, &m) == 0 && !no_run_call(wk, &p) &&
         (kind == IOHW_WORK_RUN ||
          ask_supports(wk, &p, adapt)))
         call_run(wk, &p, &m);

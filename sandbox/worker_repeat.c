@@ -9,12 +9,12 @@
 #include <string.h>
 
 #include "sandbox/loader.h"
+#include "sandbox/run_call.h"
 #include "sandbox/worker.h"
 #include "sandbox/worker_rude.h"
 #include "oracle/dtype.h"
 #include "oracle/oracle.h"
 #include "oracle/problem.h"
-#include "oracle/quant_problem.h"
 
 void iohw__repeat_start(iohw__repeat *rp, int want, int ref, unsigned char *y,
                         size_t len)
@@ -144,7 +144,7 @@ void iohw__repeat_reference(iohw__repeat *rp, const iohw_problem *p,
 {
     if (!rp->ref || rp->rn >= rp->want)
         return;
-    if (iohw_problem_is_quant(p)) {  /* the float oracle has no such case */
+    if (!iohw__run_call_of(p)->reference) {  /* the float oracle has no such case */
         rp->ref = 0;
         return;
     }

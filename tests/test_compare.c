@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "judge/compare.h"
+#include "judge/judge.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"
 

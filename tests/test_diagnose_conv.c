@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "judge/diagnose.h"
+#include "judge/judge.h"
 #include "support/diagnose_cases.h"
 
 static void expect_diagnosis(const iohw_case *c, const void *y, const char *want)

@@ -20,6 +20,7 @@
 
 #include "generators/generators.h"
 #include "judge/diagnose.h"
+#include "judge/judge.h"
 #include "oracle/dtype.h"
 #include "oracle/oracle.h"
 #include "oracle/problem.h"

@@ -16,6 +16,7 @@
 #include "generators/generators.h"
 #include "judge/diagnose.h"
 #include "judge/diagnose_quant.h"
+#include "judge/judge.h"
 #include "sandbox/loader.h"
 #include "oracle/descriptor.h"
 #include "oracle/layout.h"

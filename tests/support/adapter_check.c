@@ -10,6 +10,7 @@
 
 #include "generators/generators.h"
 #include "judge/compare.h"
+#include "judge/judge.h"
 #include "sandbox/worker.h"
 #include "oracle/descriptor.h"
 #include "oracle/dtype.h"

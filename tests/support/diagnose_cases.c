@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "judge/diagnose.h"
+#include "judge/judge.h"
 #include "oracle/dtype.h"
 #include "oracle/oracle.h"
 #include "oracle/problem.h"
