@@ -1,5 +1,5 @@
 /*
- * harness/judge.c - judging a backend's output for a case (judge.h): the
+ * judge/judge.c - judging a backend's output for a case (judge.h): the
  * case's kind picks a row of rules, once; each row is a comparison, the
  * declarations that may turn its FAIL into a noted PASS, and a diagnosis.
  */

@@ -1,5 +1,5 @@
 /*
- * harness/run_call.c - run() or run_quant(), by the problem's kind
+ * sandbox/run_call.c - run() or run_quant(), by the problem's kind
  * (run_call.h).
  */
 #include "sandbox/run_call.h"

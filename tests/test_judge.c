@@ -1,5 +1,5 @@
 /*
- * tests/test_judge.c - the judge's entry point (harness/judge.h): a float
+ * tests/test_judge.c - the judge's entry point (judge/judge.h): a float
  * case and a quantized case, each with the oracle's own output (a PASS)
  * and with the output of a known bug (a FAIL, named by the diagnosis when
  * asked for).  The buggy outputs are made here, by the oracle on changed
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/judge.h"
+#include "judge/judge.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"
 #include "oracle/quant_problem.h"
