@@ -125,6 +125,8 @@ const char iohw_cli_run_help[] =
     "  --show N            failure blocks: the first of each group of failures,\n"
     "                      then at most N more (default 10; -1: all); the\n"
     "                      reports keep every one\n"
+    "  --tags              the summary's table by tag lists every tag (by\n"
+    "                      default only the tags with a case not PASS)\n"
     "  --repeat N          a performance run, as benchdnn's performance mode:\n"
     "                      call run() N times on each claimed case (1 to\n"
     "                      " NUMBER(IOHW_RUN_REPEAT_MAX) "; the first call's output is judged, a later\n"
@@ -316,6 +318,7 @@ static int set_resume(run_args *a, const char *v) { (void)v; a->o.resume = 1; re
 static int set_list(run_args *a, const char *v) { (void)v; a->list = 1; return 0; }
 static int set_no_diagnose(run_args *a, const char *v) { (void)v; a->o.diagnose = 0; return 0; }
 static int set_allow_empty(run_args *a, const char *v) { (void)v; a->o.allow_empty = 1; return 0; }
+static int set_all_tags(run_args *a, const char *v) { (void)v; a->o.all_tags = 1; return 0; }
 static int set_adapt_layout(run_args *a, const char *v) { (void)v; a->o.adapt_layout = 1; return 0; }
 static int set_quiet(run_args *a, const char *v) { (void)v; a->o.progress = IOHW_PROGRESS_NONE; return 0; }
 static int set_no_speed_reference(run_args *a, const char *v) { (void)v; a->o.speed_reference = 0; return 0; }
@@ -368,6 +371,7 @@ static const struct run_option {
     {"--list", NULL, 0, set_list},
     {"--no-diagnose", NULL, 0, set_no_diagnose},
     {"--allow-empty", NULL, 0, set_allow_empty},
+    {"--tags", NULL, 0, set_all_tags},
     {"--adapt-layout", NULL, 0, set_adapt_layout},
     {"--quiet", "-q", 0, set_quiet},
     {"--claim-coverage", NULL, 0, set_claim_coverage},

@@ -414,9 +414,10 @@ void iohw_run_summary(const iohw_run_results *r, FILE *out)
         qsort(rows, (size_t)n, sizeof *rows, cmp_tag);
         fprintf(out, "\n%-24s %8s %8s %8s\n", "tag", "pass", "fail", "other");
         for (int k = 0; k < n; k++)
-            fprintf(out, "%-24s %8lld %8lld %8lld\n", rows[k].name,
-                    (long long)rows[k].pass, (long long)rows[k].fail,
-                    (long long)rows[k].other);
+            if (r->all_tags || rows[k].fail + rows[k].other > 0)
+                fprintf(out, "%-24s %8lld %8lld %8lld\n", rows[k].name,
+                        (long long)rows[k].pass, (long long)rows[k].fail,
+                        (long long)rows[k].other);
     }
     free(rows);
     char claim[256];

@@ -100,6 +100,9 @@ typedef struct iohw_run_options {
      * ties, as this mode rounds them, passes with the note
      * IOHW_RESULT_NOTE_ROUNDING.  0: none (every case as it asks). */
     int32_t rounding;
+    int all_tags;               /* `--tags`: the summary's table by tag
+                                   lists every tag; 0: only the tags with a
+                                   result other than PASS */
 } iohw_run_options;
 
 /* The most calls --repeat asks for. */
@@ -136,7 +139,8 @@ int64_t iohw_run_list(const iohw_run_options *o, FILE *out, iohw_error *err);
 
 /* Prints the summary of a run on out: the verdict (the failures grouped by
  * diagnosis, judge/verdict.h), a table by status, then a table by tag
- * (pass, fail and other counts per tag). */
+ * (pass, fail and other counts per tag; only the tags with a count other
+ * than pass unless r->all_tags). */
 void iohw_run_summary(const iohw_run_results *r, FILE *out);
 
 #endif

@@ -126,6 +126,7 @@ int iohw__run_prepare(const iohw_run_options *o, iohw_listing *s,
     }
     out->count = s->count;
     out->allow_empty = o->allow_empty;
+    out->all_tags = o->all_tags;
     return 0;
 }
 

@@ -33,6 +33,12 @@ int iohw_diagnose_float(const iohw_case *c, const void *y, char *buf, size_t n);
  * bit for bit. */
 int iohw_diagnose_quant(const iohw_case *c, const void *y, char *buf, size_t n);
 
+/* The start of the diagnosis of an output that could not be checked (it
+ * overflows, or is NaN) but agrees with a misreading wherever it can be:
+ * "consistent with weight I and O exchanged (not checkable: the output
+ * overflows)".  iohw_diagnose_find reads it as that misreading. */
+#define IOHW_DIAGNOSE_CONSISTENT "consistent with "
+
 /* Judging under a declared subnormal flush (`iohw run --subnormals
  * flush`, specification section 3.4): 1 when y passes iohw_compare_flushed
  * against the case's oracle, or against the oracle re-evaluated with the

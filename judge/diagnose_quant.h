@@ -36,6 +36,30 @@ typedef struct iohw__dgq_case {
  * found, 0 otherwise (also when the case is too large to diagnose). */
 int iohw__dg_quant(const iohw__dgq_case *c, const void *y, char *buf, size_t n);
 
+/* What y holds, for the one place a diagnosis is accepted (float and
+ * quantized): when the elements that differ from the oracle are all NaN or
+ * infinite, or all saturated at one of the type's limits, or when the
+ * whole output holds one value and two or more elements differ, the output
+ * carries no trace of how it was computed (a constant 255 "matches"
+ * several misreadings at once), and no misreading is named.  Saturation
+ * at both limits, in a pattern, is a trace. */
+typedef struct iohw__dg_spread {
+    int64_t seen;       /* elements seen */
+    int64_t diff;       /* of those, elements that differ from the oracle */
+    int64_t finite_diff;  /* of those, finite ones */
+    int informative;    /* one of these is inside the limits */
+    int limits_varied;  /* they hold two values or more */
+    int varied;         /* the elements seen hold two values or more */
+    double first, first_diff;
+} iohw__dg_spread;
+
+/* Counts an element of y: got, whether it differs from the oracle, the
+ * type's limits lo and hi (values at them count as saturated). */
+void iohw__dg_spread_add(iohw__dg_spread *s, double got, int differs, double lo,
+                         double hi);
+/* 1 when a diagnosis may be named on what s has seen. */
+int iohw__dg_spread_ok(const iohw__dg_spread *s);
+
 /* The misreadings: count, name, one-line meaning for a backend author. */
 int iohw__dgq_count(void);
 const char *iohw__dgq_name(int i);

@@ -3,6 +3,8 @@
  */
 #include "judge/verdict.h"
 
+#include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,16 +12,105 @@
 #include "oracle/problem.h"
 #include "oracle/descriptor.h"
 
+/* The longest message part a label keeps. */
+#define KEY_MESSAGE_MAX 160
+
+static int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
+
+/* The end of a number at s (digits, a fraction, an exponent), or s. */
+static const char *skip_number(const char *s)
+{
+    const char *e = s;
+    if (!is_digit(*e))
+        return s;
+    while (is_digit(*e) || (*e == '.' && is_digit(e[1])))
+        e++;
+    if ((*e == 'e' || *e == 'E') && (is_digit(e[1]) ||
+        ((e[1] == '-' || e[1] == '+') && is_digit(e[2]))))
+        for (e += 2; is_digit(*e); e++) {}
+    return e;
+}
+
+/* The end of a shape at s ("[1, 2, 3]", "(2, 3)", "2x3x4"), or s. */
+static const char *skip_shape(const char *s)
+{
+    const char *e = s;
+    if (*s == '[' || *s == '(') {
+        const char close = *s == '[' ? ']' : ')';
+        for (e = s + 1; is_digit(*e) || *e == ',' || *e == ' ' || *e == '-'; e++) {}
+        return *e == close && e > s + 1 && is_digit(s[1]) ? e + 1 : s;
+    }
+    int parts = 0;
+    while (is_digit(*e)) {
+        e = skip_number(e);
+        parts++;
+        if (*e != 'x' || !is_digit(e[1]))
+            break;
+        e++;
+    }
+    return parts > 1 ? e : s;
+}
+
+/* The end of a quoted path at s ('/a/b' or "/a/b"), or s. */
+static const char *skip_path(const char *s)
+{
+    if (*s != '\'' && *s != '"')
+        return s;
+    const char *e = strchr(s + 1, *s);
+    return e != NULL && memchr(s + 1, '/', (size_t)(e - s - 1)) != NULL ? e + 1 : s;
+}
+
+void iohw_verdict_normalise(const char *msg, char *out, size_t n)
+{
+    size_t len = 0;
+    for (const char *s = msg; *s != '\0' && len + 8 < n;) {
+        const char *e;
+        const char *put = NULL;
+        if ((e = skip_path(s)) != s)
+            put = "PATH";
+        else if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isxdigit((unsigned char)s[2]))
+            for (put = "ADDR", e = s + 2; isxdigit((unsigned char)*e); e++) {}
+        else if ((e = skip_shape(s)) != s)
+            put = "SHAPE";
+        else if ((e = skip_number(s)) != s)
+            put = "N";
+        if (put != NULL) {
+            len += (size_t)snprintf(out + len, n - len, "%s", put);
+            s = e;
+        } else {
+            out[len++] = *s++;
+        }
+    }
+    out[len < n ? len : n - 1] = '\0';
+}
+
+/* The label of a FAIL without a diagnosis, by what is known of it. */
+static void fail_label(const iohw_result *r, char *label, size_t n)
+{
+    int finite = 0;
+    for (int k = 0; k < r->npoints; k++)
+        finite += isfinite(r->points[k].got);
+    if (r->npoints > 0 && finite == 0)
+        snprintf(label, n, "FAIL: the output overflows or is NaN (no diagnosis checkable)");
+    else
+        snprintf(label, n, "FAIL: no diagnosis (no misreading tried matches the output)");
+}
+
 int iohw_verdict_key(const iohw_result *r, char *label, size_t n)
 {
     int d = r->diagnosis[0] != '\0' ? iohw_diagnose_find(r->diagnosis) : -1;
-    if (d >= 0)
+    char msg[KEY_MESSAGE_MAX + 4];
+    if (d >= 0) {
         snprintf(label, n, "%s", iohw_diagnose_name(d));
-    else if (r->tags[0] != '\0')
-        snprintf(label, n, "%s with tags %s", iohw_result_status_name(r->status),
-                 r->tags);
-    else
-        snprintf(label, n, "%s without tags", iohw_result_status_name(r->status));
+    } else if (r->status == IOHW_RESULT_FAIL) {
+        fail_label(r, label, n);
+    } else if (r->message[0] == '\0') {
+        snprintf(label, n, "%s without a message", iohw_result_status_name(r->status));
+    } else {
+        iohw_verdict_normalise(r->message, msg, KEY_MESSAGE_MAX);
+        snprintf(label, n, "%s: %s%s", iohw_result_status_name(r->status), msg,
+                 strlen(msg) + 9 >= KEY_MESSAGE_MAX ? "..." : "");
+    }
     return d;
 }
 

@@ -5,8 +5,13 @@
  *
  * A bad result (FAIL, ERROR, CRASH, TIMEOUT, INVALID) belongs to the group
  * of the first misinterpretation its diagnosis names (judge/diagnose.h,
- * the table's order); one without a diagnosis to the group of its status
- * and its tags ("FAIL with tags conv2d,pad_asym").  Each group keeps its
+ * the table's order; "consistent with NAME (not checkable: ...)" counts
+ * as NAME).  One without a diagnosis belongs to the group of its cause: an
+ * ERROR, CRASH, TIMEOUT or INVALID to "STATUS: MESSAGE" with the message
+ * normalised (iohw_verdict_normalise: one exception, one group), a FAIL to
+ * "FAIL: the output overflows or is NaN (no diagnosis checkable)" when its
+ * first mismatches are all non-finite, else to "FAIL: no diagnosis (no
+ * misreading tried matches the output)".  Each group keeps its
  * count, a one-line meaning for a backend author, and its smallest case by
  * multiply-adds (ties: the earlier result), whose repro line reports print.
  */
@@ -24,8 +29,8 @@ typedef struct iohw_verdict_group {
     int diagnosis;              /* index in the diagnosis table, or -1 */
     iohw_result_status status;  /* the status of a group without diagnosis
                                    (groups with one: the first result's) */
-    char label[600];            /* "weight I and O exchanged" or "FAIL with
-                                   tags conv2d,pad_asym" */
+    char label[600];            /* "weight I and O exchanged" or "ERROR:
+                                   shape SHAPE does not match" */
     const char *meaning;        /* the diagnosis's meaning, or the status's */
     int64_t count;
     int64_t first;              /* index of the group's first result */
@@ -48,6 +53,12 @@ void iohw_verdict_free(iohw_verdict *v);
 /* The key of a bad result's group, as the label above; the diagnosis index
  * (or -1) is returned. */
 int iohw_verdict_key(const iohw_result *r, char *label, size_t n);
+
+/* A message with what changes from case to case taken out, so that one
+ * exception is one group: a quoted path becomes PATH, a hex number ADDR, a
+ * shape ("[1, 2, 3]", "(2, 3)", "2x3x4") SHAPE, any other number N; cut to
+ * out (size n). */
+void iohw_verdict_normalise(const char *msg, char *out, size_t n);
 
 /* One sentence: "all 169 failures match weight I and O exchanged" when one
  * diagnosed group holds every failure, "169 failures in 2 groups" otherwise,

@@ -37,6 +37,7 @@ typedef struct iohw_run_results {
      * verdict (its backend points into the run's options); zero in results
      * read back from a report. */
     iohw_repro_options repro;
+    int all_tags;               /* the option of the same name */
 } iohw_run_results;
 
 void iohw_run_results_free(iohw_run_results *r);

@@ -60,6 +60,24 @@ static void weight_io_case(const char *desc)
     iohw_case_free(&c);
 }
 
+/* An output that is NaN everywhere (written, quiet NaNs) differs from the
+ * oracle only in non-finite values: nothing can be read from it, and no
+ * misreading is named. */
+Test(diagnose, an_output_all_nan_gets_no_diagnosis)
+{
+    iohw_case c;
+    char buf[256];
+    make("ci=2 co=3 in=5x4 k=3x2 pad=1:0x0:1 bias=1", &c);
+    const int64_t n = iohw_problem_y_count(&c.p);
+    void *y = copy_of(&c, c.y, n);
+    for (int64_t i = 0; i < n; i++)
+        iohw_dtype_store(c.p.dtype, y, (size_t)i, NAN);
+    cr_expect_eq(iohw_diagnose(&c, y, buf, sizeof buf), 0, "diagnosed: %s", buf);
+    cr_expect_str_empty(buf);
+    free(y);
+    iohw_case_free(&c);
+}
+
 Test(diagnose, weight_i_and_o_exchanged_with_c_in_unlike_mg)
 {
     weight_io_case("ci=2 co=3 in=4x5 k=3x2 bias=1 seed=3");

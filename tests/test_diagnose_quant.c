@@ -323,6 +323,36 @@ Test(diagnose_quant, weight_i_and_o_exchanged_is_named)
                  "quantized weight read with I and O exchanged");
 }
 
+/* A constant output saturated at 255 differs from the oracle everywhere the
+ * oracle is below 255: it "matches" every misreading that saturates there,
+ * and carries no trace of any; none is named.  The wrapped output of the
+ * same case is still named. */
+Test(diagnose_quant, a_saturated_constant_output_gets_no_diagnosis)
+{
+    iohw_problem p = problem(P1);
+    iohw__qdata d;
+    iohw_error err;
+    char buf[512];
+    const int64_t n = iohw_problem_y_count(&p);
+    int64_t *y = malloc((size_t)n * sizeof *y), *good = malloc((size_t)n * sizeof *good);
+    knobs none = {0};
+    cr_assert(y != NULL && good != NULL);
+    iohw__qwant w = want(IOHW_U8, IOHW_ROUND_HALF_EVEN, IOHW_QM_SCALES);
+    cr_assert_eq(iohw__qfill(&p, IOHW__QFILL_UNSAT, &w, 1, &d, &err), 0, "%s", err.msg);
+    hand(&p, &d, none, good);
+    int64_t differ = 0;
+    for (int64_t i = 0; i < n; i++) {
+        y[i] = 255;
+        differ += good[i] != 255;
+    }
+    cr_assert_gt(differ, 1, "the oracle is 255 almost everywhere");
+    cr_expect_eq(diagnose(&p, &d, y, buf), 0, "constant 255 diagnosed: %s", buf);
+    cr_expect_str_empty(buf);
+    free(y);
+    free(good);
+    iohw__qdata_free(&d);
+}
+
 Test(diagnose_quant, names_join_the_diagnosis_table)
 {
     const int nf = iohw_diagnose_count() - iohw__dgq_count();
