@@ -220,7 +220,7 @@ Test(limits, on_resume_the_journals_timeouts_count_and_left_out_cases_run_again)
     snprintf(opts, sizeof opts, "--breaker 1 --journal '%s/j.jsonl' --resume", dir);
     cr_assert_eq(run_three_hanging(dir, opts, &out), 1, "%s", out);
     /* Only the journal's case ran into the timeout; none was run again. */
-    cr_expect_eq(count(out, "did not return within"), 1, "%s", out);
+    cr_expect_eq(count(out, "message:   run() did not return within"), 1, "%s", out);
     cr_expect_not_null(strstr(out, "(1 taken from the journal)"), "%s", out);
     cr_expect_eq(count(out, "message:   not run: 1 case of this class (rank 3, "
                             "f64)"), 2, "%s", out);
@@ -228,7 +228,7 @@ Test(limits, on_resume_the_journals_timeouts_count_and_left_out_cases_run_again)
     /* The cases left out run when the breaker is off. */
     snprintf(opts, sizeof opts, "--breaker 0 --journal '%s/j.jsonl' --resume", dir);
     cr_assert_eq(run_three_hanging(dir, opts, &out), 1, "%s", out);
-    cr_expect_eq(count(out, "did not return within"), 3, "%s", out);
+    cr_expect_eq(count(out, "message:   run() did not return within"), 3, "%s", out);
     cr_expect_not_null(strstr(out, "(1 taken from the journal)"), "%s", out);
     free(out);
     remove_dir(dir);
