@@ -201,6 +201,11 @@ typedef struct run_args {
     int memory_limit_given;   /* --memory-limit */
     int shard_given;          /* --shard */
     int shard_total;          /* --shard-total N, or 0 */
+    int shrink;               /* --shrink: shrink each failure after the
+                                 run (explore/shrink.h) */
+    const char *shrink_dir;   /* where it writes them, or NULL */
+    int claim_coverage;       /* --claim-coverage: the claimed-pair
+                                 coverage after the run (cli/claim.h) */
 } run_args;
 
 static int parse_int(const char *text, long long lo, long long hi,
@@ -322,7 +327,7 @@ static int set_all_tags(run_args *a, const char *v) { (void)v; a->o.all_tags = 1
 static int set_adapt_layout(run_args *a, const char *v) { (void)v; a->o.adapt_layout = 1; return 0; }
 static int set_quiet(run_args *a, const char *v) { (void)v; a->o.progress = IOHW_PROGRESS_NONE; return 0; }
 static int set_no_speed_reference(run_args *a, const char *v) { (void)v; a->o.speed_reference = 0; return 0; }
-static int set_claim_coverage(run_args *a, const char *v) { (void)v; a->o.claim_coverage = 1; return 0; }
+static int set_claim_coverage(run_args *a, const char *v) { (void)v; a->claim_coverage = 1; return 0; }
 static int set_subnormals(run_args *a, const char *v)
 {
     iohw_error err = {{0}};
@@ -337,7 +342,7 @@ static int set_rounding(run_args *a, const char *v)
                               "half_up or gemmlowp", v);
     return 0;
 }
-static int set_shrink(run_args *a, const char *v) { a->o.shrink = 1; a->o.shrink_dir = v; return 0; }
+static int set_shrink(run_args *a, const char *v) { a->shrink = 1; a->shrink_dir = v; return 0; }
 
 #define OPTIONAL_VALUE 2
 
@@ -505,14 +510,14 @@ static int run_cases(run_args *a)
         iohw_baseline_print_stale(&bl, stderr);
         a->ro.baseline = &bl;
     }
-    if (a->o.claim_coverage && iohw_cli_claim_coverage(a->o.backend, &res, &err) != 0)
+    if (a->claim_coverage && iohw_cli_claim_coverage(a->o.backend, &res, &err) != 0)
         iohw_cli_error("run: --claim-coverage: %s", err.msg);
     iohw_run_summary(&res, stdout);
     fflush(stdout);
     int rc = iohw_run_exit_code(&res);
     if (write_reports(a, &res) != 0)
         rc = IOHW_EXIT_USAGE;
-    if (a->o.shrink && iohw_cli_shrink_failures(&a->o, &res, a->o.shrink_dir,
+    if (a->shrink && iohw_cli_shrink_failures(&a->o, &res, a->shrink_dir,
                                                 a->ro.json ? a->ro.json
                                                 : a->ro.html ? a->ro.html : a->ro.junit) != 0)
         rc = IOHW_EXIT_USAGE;

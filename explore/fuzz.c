@@ -23,6 +23,7 @@
 #include "results/result.h"
 #include "harness/run.h"
 #include "oracle/problem.h"
+#include "oracle/clock.h"
 
 #define FILTER_TRIES 1000
 
@@ -44,18 +45,11 @@ void iohw_fuzz_options_init(iohw_fuzz_options *o)
     o->max_failures = IOHW_FUZZ_MAX_FAILURES;
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* Why to stop, or NULL to go on. */
 static const char *limit_reached(const fuzz *z)
 {
     const iohw_fuzz_options *o = z->o;
-    if (o->time_s > 0 && now_s() - z->t0 >= o->time_s)
+    if (o->time_s > 0 && iohw_clock_s() - z->t0 >= o->time_s)
         return "time";
     if (o->max_cases > 0 && z->out->cases >= o->max_cases)
         return "cases";
@@ -192,7 +186,7 @@ static void show_progress(const fuzz *z)
     fprintf(f, "), %d failure class%s", out->nclasses,
             out->nclasses == 1 ? "" : "es");
     if (z->o->time_s > 0) {
-        double left = z->o->time_s - (now_s() - z->t0);
+        double left = z->o->time_s - (iohw_clock_s() - z->t0);
         fprintf(f, ", %.0f s left", left > 0 ? left : 0.0);
     }
     fputc('\n', f);
@@ -315,12 +309,12 @@ int iohw_fuzz(const iohw_fuzz_options *o, iohw_fuzz_report *out,
     }
     snprintf(z.batch, sizeof z.batch, "%s/.fuzz-batch.h5", o->out_dir);
     iohw_rng_seed(&z.rng, o->seed);
-    z.t0 = now_s();
+    z.t0 = iohw_clock_s();
     int rc = 0;
     while ((out->stopped_by = limit_reached(&z)) == NULL)
         if ((rc = one_batch(&z, err)) != 0)
             break;
-    out->seconds = now_s() - z.t0;
+    out->seconds = iohw_clock_s() - z.t0;
     unlink(z.batch);
     iohw_filter_free(z.filter);
     if (rc == 0 && (write_regressions(&z, err) != 0 || write_report(&z, err) != 0))

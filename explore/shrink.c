@@ -21,6 +21,7 @@
 #include "oracle/descriptor.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"
+#include "oracle/clock.h"
 
 /* Positions tried for a one-hot tensor: the first, middle and last. */
 #define HOT_TRIES 3
@@ -50,13 +51,6 @@ void iohw_shrink_options_init(iohw_shrink_options *o)
     memset(o, 0, sizeof *o);
     o->max_calls = IOHW_SHRINK_MAX_CALLS;
     o->memory_limit_mb = -1;
-}
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 /* --- the same failure ------------------------------------------------------ */
@@ -369,7 +363,7 @@ static int shrink_run(const iohw_shrink_options *o, const char *file,
 {
     search s;
     iohw_case c;
-    double t0 = now_s();
+    double t0 = iohw_clock_s();
     memset(out, 0, sizeof *out);
     memset(&s, 0, sizeof s);
     memset(&c, 0, sizeof c);
@@ -403,7 +397,7 @@ static int shrink_run(const iohw_shrink_options *o, const char *file,
     for (int i = 0; i < s.nseen; i++)
         free(s.seen[i]);
     free(s.seen);
-    out->seconds = now_s() - t0;
+    out->seconds = iohw_clock_s() - t0;
     if (rc != 0)
         iohw_shrink_result_free(out);
     return rc;

@@ -21,6 +21,7 @@
 
 #include "cases/atomic.h"
 #include "generators/generators.h"
+#include "oracle/clock.h"
 
 #define WINDOW_PER_THREAD 4
 #define PATH_MAX_LEN 4096
@@ -91,13 +92,6 @@ static void take(pool *pl, int64_t i, slot *out)
     pl->written = i + 1;
     pthread_cond_broadcast(&pl->cv);
     pthread_mutex_unlock(&pl->mu);
-}
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 static int64_t file_size(const char *path)
@@ -285,7 +279,7 @@ int iohw_suite_write(const iohw_plan *plan, const char *dir, int threads,
     if (dir == NULL || dir[0] == '\0')
         return iohw_error_set(err, "suite: argument dir is empty");
     memset(&r, 0, sizeof r);
-    const double t0 = now();
+    const double t0 = iohw_clock_s();
     if (make_dirs(dir) != 0)
         return iohw_error_set(err, "cannot create directory %s: %s", dir, strerror(errno));
     remove_stale_files(plan, dir);
@@ -302,7 +296,7 @@ int iohw_suite_write(const iohw_plan *plan, const char *dir, int threads,
     if (w.f != NULL)
         iohw_case_file_close(w.f, NULL);
     pool_stop(&pl);
-    r.seconds = now() - t0;
+    r.seconds = iohw_clock_s() - t0;
     if (report != NULL)
         *report = r;
     return rc;

@@ -12,6 +12,7 @@
 #include "results/speed.h"
 #include "judge/verdict.h"
 #include "sandbox/worker.h"
+#include "oracle/clock.h"
 
 #define BAR_WIDTH 24
 #define BAR_PERIOD_NS 100000000LL        /* at most 10 redraws a second */
@@ -117,7 +118,7 @@ void iohw_console_start(iohw_console *c, int mode, int blocks,
     c->total = total;
     c->prog = prog;
     c->out = out;
-    c->t0_ns = iohw_worker_now_ns();
+    c->t0_ns = iohw_clock_ns();
     c->last_line_ns = c->t0_ns;
     c->show = IOHW_RUN_SHOW;
 }
@@ -149,7 +150,7 @@ static int block_wanted(iohw_console *c, const iohw_result *r)
 
 void iohw_console_tick(iohw_console *c)
 {
-    int64_t now = iohw_worker_now_ns();
+    int64_t now = iohw_clock_ns();
     if (c->mode == IOHW_PROGRESS_BAR) {
         if (now - c->last_ns >= BAR_PERIOD_NS || c->done == c->total)
             draw_bar(c, now);
@@ -190,7 +191,7 @@ void iohw_console_finish(iohw_console *c)
     if (c->mode == IOHW_PROGRESS_BAR) {
         erase_bar(c);
     } else if (c->mode == IOHW_PROGRESS_LINES && c->done > c->last_line_done) {
-        print_line(c, iohw_worker_now_ns());
+        print_line(c, iohw_clock_ns());
     }
     if (c->held > 0) {
         fprintf(c->out, "\n(%lld more failure block(s) not shown: --show %d "

@@ -28,6 +28,7 @@
 #include "harness/timeouts.h"
 #include "sandbox/worker.h"
 #include "harness/run_internal.h"
+#include "oracle/clock.h"
 
 /* Polling period while a progress bar is shown, and otherwise. */
 #define POLL_BAR_MS 100
@@ -102,42 +103,36 @@ static void close_fd(int *fd)
     *fd = -1;
 }
 
+/* What a verifier is started with. */
+typedef struct verifier_args {
+    run_state *st;
+    slot *s;
+} verifier_args;
+
+static int verifier_child(void *arg, const int *fd)
+{
+    const verifier_args *a = arg;
+    /* The verifier keeps only its own two ends. */
+    for (int i = 0; i < a->st->nslots; i++) {
+        if (a->st->slots[i].req_fd >= 0)
+            close(a->st->slots[i].req_fd);
+        if (a->st->slots[i].rep_fd >= 0)
+            close(a->st->slots[i].rep_fd);
+    }
+    iohw_verifier_main(&a->st->cfg, fd[0], fd[1], a->s->note);
+}
+
 static int spawn(run_state *st, slot *s)
 {
-    int req[2], rep[2];
-    if (pipe(req) != 0)
-        return -1;
-    if (pipe(rep) != 0) {
-        close(req[0]);
-        close(req[1]);
-        return -1;
-    }
+    verifier_args a = {st, s};
+    iohw_spawn sp = {.nends = 2, .own_group = 1,
+                     .ends = {IOHW_SPAWN_TO_CHILD, IOHW_SPAWN_FROM_CHILD}};
     memset(s->note, 0, sizeof *s->note);
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(req[0]), close(req[1]), close(rep[0]), close(rep[1]);
+    if (iohw_spawn_start(&sp, verifier_child, &a) != 0)
         return -1;
-    }
-    if (pid == 0) {
-        /* The verifier keeps only its own two ends. */
-        for (int i = 0; i < st->nslots; i++) {
-            if (st->slots[i].req_fd >= 0)
-                close(st->slots[i].req_fd);
-            if (st->slots[i].rep_fd >= 0)
-                close(st->slots[i].rep_fd);
-        }
-        close(req[1]);
-        close(rep[0]);
-        iohw_verifier_main(&st->cfg, req[0], rep[1], s->note);
-    }
-    setpgid(pid, pid);   /* the verifier does so too: no race */
-    close(req[0]);
-    close(rep[1]);
-    s->pid = pid;
-    s->req_fd = req[1];
-    s->rep_fd = rep[0];
+    s->pid = sp.pid;
+    s->req_fd = sp.fd[0];
+    s->rep_fd = sp.fd[1];
     s->task = -1;
     return 0;
 }
@@ -145,18 +140,15 @@ static int spawn(run_state *st, slot *s)
 /* Kills the verifier of s and its worker. */
 static void kill_slot(slot *s)
 {
-    kill(-s->pid, SIGKILL);
-    kill(s->pid, SIGKILL);
+    iohw_spawn_kill(s->pid, 1);
 }
 
 /* Waits for a verifier that is gone (or SIGKILLed) and forgets it. */
 static int reap(slot *s)
 {
-    int status = 0;
     close_fd(&s->req_fd);
     close_fd(&s->rep_fd);
-    while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    int status = iohw_spawn_reap(s->pid);
     s->pid = 0;
     return status;
 }
@@ -166,7 +158,7 @@ static void dispatch(run_state *st, slot *s, int64_t task)
     const iohw_listing_entry *e = &st->suite.entries[task];
     iohw__request_encode(&st->msg, task, st->suite.files[e->file], e->id);
     s->task = task;
-    s->sent_ns = iohw_worker_now_ns();
+    s->sent_ns = iohw_clock_ns();
     /* A verifier that died meanwhile shows up as end of file on rep_fd, and
      * its case is settled there. */
     (void)iohw__msg_send(s->req_fd, &st->msg, -1);
@@ -209,7 +201,7 @@ static void on_death(run_state *st, slot *s)
     iohw_result_status verdict = death_verdict(st, s, status, msg, sizeof msg);
     iohw_result r;
     entry_result(st, task, verdict, msg, &r);
-    record(st, task, &r, (double)(iohw_worker_now_ns() - sent) * 1e-9);
+    record(st, task, &r, (double)(iohw_clock_ns() - sent) * 1e-9);
     s->task = -1;
 }
 
@@ -230,7 +222,7 @@ static void on_reply(run_state *st, slot *s)
         on_death(st, s);
         return;
     }
-    double wall = (double)(iohw_worker_now_ns() - s->sent_ns) * 1e-9;
+    double wall = (double)(iohw_clock_ns() - s->sent_ns) * 1e-9;
     int64_t task = s->task;
     s->task = -1;
     record(st, task, &r, wall);
@@ -377,7 +369,7 @@ static int schedule(run_state *st)
         }
 
         /* Wait for replies, deaths or deadlines. */
-        int64_t now = iohw_worker_now_ns();
+        int64_t now = iohw_clock_ns();
         int k = poll(fds, (nfds_t)n, poll_wait_ms(st, now, cap));
         if (k < 0 && errno != EINTR) {
             free(fds);
@@ -393,7 +385,7 @@ static int schedule(run_state *st)
             else
                 on_death(st, s);
         }
-        now = iohw_worker_now_ns();
+        now = iohw_clock_ns();
         for (int i = 0; i < st->nslots; i++)
             check_timeout(st, &st->slots[i], now);
         iohw_console_tick(&st->con);
@@ -409,7 +401,7 @@ static void stop_workers(run_state *st)
 {
     for (int i = 0; i < st->nslots; i++)
         close_fd(&st->slots[i].req_fd);
-    int64_t deadline = iohw_worker_now_ns() + (int64_t)EXIT_GRACE_MS * 1000000;
+    int64_t deadline = iohw_clock_ns() + (int64_t)EXIT_GRACE_MS * 1000000;
     for (int i = 0; i < st->nslots; i++) {
         slot *s = &st->slots[i];
         if (s->pid == 0)
@@ -418,7 +410,7 @@ static void stop_workers(run_state *st)
             kill_slot(s);
         char sink[256];
         for (;;) {
-            int64_t left = (deadline - iohw_worker_now_ns()) / 1000000;
+            int64_t left = (deadline - iohw_clock_ns()) / 1000000;
             struct pollfd pf = {s->rep_fd, POLLIN, 0};
             if (left <= 0 || poll(&pf, 1, (int)left) <= 0) {
                 kill_slot(s);
@@ -522,7 +514,7 @@ int iohw_run(const iohw_run_options *o, iohw_run_results *out, iohw_error *err)
     st.o = o;
     st.out = out;
     st.err = err;
-    int64_t t0 = iohw_worker_now_ns();
+    int64_t t0 = iohw_clock_ns();
     unsigned char *known = NULL;
 
     /* Check the options, the backend and the inputs. */
@@ -574,7 +566,7 @@ int iohw_run(const iohw_run_options *o, iohw_run_results *out, iohw_error *err)
     iohw_console_finish(&st.con);
     if (iohw_journal_close(st.journal, rc == 0 ? err : NULL) != 0)
         rc = -1;
-    out->seconds = (double)(iohw_worker_now_ns() - t0) * 1e-9;
+    out->seconds = (double)(iohw_clock_ns() - t0) * 1e-9;
     if (rc != 0)
         iohw_run_results_free(out);
     return rc;

@@ -38,68 +38,66 @@
 #define IOHW_PROGRESS_NONE (-1)  /* none (--quiet) */
 
 typedef struct iohw_run_options {
+    /* What to run. */
     const char *backend;        /* path of the backend shared object */
     const char *const *inputs;  /* suite directories or case files */
     int ninputs;
     const char *filter;         /* or NULL */
     int shard_index, shard_count;  /* 1/1 when not sharded */
-    int jobs;                   /* worker processes; 0 = number of cores */
-    double timeout;             /* seconds per backend call (supports() or
-                                   run()); 0 = none */
-    int64_t memory_limit_mb;    /* per worker; 0 = none (ignored under ASan,
-                                   see iohw_run_memory_limit_works) */
-    const char *journal;        /* append results here as they come, or NULL */
-    int resume;                 /* skip cases already in the journal */
-    int diagnose;               /* run the diagnosis on failures */
+    /* What the backend declares (its repro commands carry them too). */
     int adapt_layout;           /* run cases the backend does not claim in
                                    layouts it claims (judge/adapt.h) */
-    int progress;               /* IOHW_PROGRESS_* */
-    /* Appended members (0 keeps the behaviour of the members above). */
-    int failure_blocks;         /* 1: print blocks of bad results on stdout
-                                   as they arrive (status, case, message,
-                                   diagnosis, first mismatches, __REPRO), as
-                                   many as `show` allows */
-    int timeout_scaled;         /* 1: `timeout` is the floor of a limit that
-                                   grows with each case's work
-                                   (harness/timeouts.h); 0: `timeout` is
-                                   the limit of every case */
-    int breaker;                /* after this many TIMEOUTs in one class
-                                   (rank and dtype) the class's remaining
-                                   cases are not run (harness/breaker.h);
-                                   0 = off */
-    int allow_empty;            /* 1: a run that compared no case's output
-                                   may exit 0 */
-    int shrink;                 /* `iohw run --shrink`: after the run, the
-                                   command shrinks each failure
-                                   (explore/shrink.h); iohw_run ignores it */
-    const char *shrink_dir;     /* where it writes them, or NULL */
-    int claim_coverage;         /* 1: the cli computes the claimed-pair
-                                   coverage after the run (cli/claim.h);
-                                   the run itself ignores it */
     unsigned subnormals_flush;  /* bit 1 << dtype for each dtype whose
                                    subnormals the backend declares it flushes
                                    to zero (--subnormals flush[:DTYPES],
                                    specification section 3.4); 0 = ieee */
+    /* The rounding the backend declares for quantized cases (`--rounding
+     * MODE`, specification section 11.6), IOHW_ROUND_*; a case asking for
+     * another mode whose output differs only by one at ties, as this mode
+     * rounds them, passes with the note IOHW_RESULT_NOTE_ROUNDING.  0: none
+     * (every case as it asks). */
+    int32_t rounding;
+    /* Processes and limits. */
+    int jobs;                   /* worker processes; 0 = number of cores */
+    double timeout;             /* seconds per backend call (supports() or
+                                   run()); 0 = none */
+    int timeout_scaled;         /* 1: `timeout` is the floor of a limit that
+                                   grows with each case's work
+                                   (harness/timeouts.h); 0: `timeout` is
+                                   the limit of every case */
+    int64_t memory_limit_mb;    /* per worker; 0 = none (ignored under ASan,
+                                   see iohw_run_memory_limit_works) */
+    int breaker;                /* after this many TIMEOUTs in one class
+                                   (rank and dtype) the class's remaining
+                                   cases are not run (harness/breaker.h);
+                                   0 = off */
+    /* Judging. */
+    int diagnose;               /* run the diagnosis on failures */
+    int allow_empty;            /* 1: a run that compared no case's output
+                                   may exit 0 */
+    /* Timing (speed, docs/REPORT_FORMAT.md "speed"): `--repeat N` makes a
+     * performance run: run() is called N times on each claimed case (the
+     * first call's output is judged) and the results carry the median and
+     * fastest time, the GMAC/s and, with speed_reference, the ratio to the
+     * bundled reference timed N times on the same case in the same worker.
+     * 0: an ordinary run (one call, its time in seconds only).  The timing
+     * never changes a status or the exit code. */
+    int repeat;
+    int speed_reference;        /* 1: time the reference (with repeat) */
+    /* The journal. */
+    const char *journal;        /* append results here as they come, or NULL */
+    int resume;                 /* skip cases already in the journal */
+    /* The console. */
+    int progress;               /* IOHW_PROGRESS_* */
+    int failure_blocks;         /* 1: print blocks of bad results on stdout
+                                   as they arrive (status, case, message,
+                                   diagnosis, first mismatches, __REPRO), as
+                                   many as `show` allows */
     int show;                   /* `--show N`: with failure_blocks, the
                                    first block of each group of failures
                                    (judge/verdict.h) is printed, then at
                                    most this many more in all; < 0: every
                                    block.  IOHW_RUN_SHOW by default */
-    /* Appended (speed, docs/REPORT_FORMAT.md "speed"): `--repeat N`
-     * makes a performance run: run() is called N times on each claimed
-     * case (the first call's output is judged) and the results carry the
-     * median and fastest time, the GMAC/s and, with speed_reference, the
-     * ratio to the bundled reference timed N times on the same case in the
-     * same worker.  0: an ordinary run (one call, its time in seconds
-     * only).  The timing never changes a status or the exit code. */
-    int repeat;
-    int speed_reference;        /* 1: time the reference (with repeat) */
-    /* Appended: the rounding the backend declares for quantized cases
-     * (`--rounding MODE`, specification section 11.6), IOHW_ROUND_*; a
-     * case asking for another mode whose output differs only by one at
-     * ties, as this mode rounds them, passes with the note
-     * IOHW_RESULT_NOTE_ROUNDING.  0: none (every case as it asks). */
-    int32_t rounding;
     int all_tags;               /* `--tags`: the summary's table by tag
                                    lists every tag; 0: only the tags with a
                                    result other than PASS */

@@ -1,7 +1,7 @@
 /*
  * harness/run_internal.h - what the files of `iohw run` share (run.c,
- * run_prepare.c, verifier.c, worker.c); not an interface for other
- * modules.
+ * run_prepare.c, verifier.c, verifier_worker.c); not an interface for
+ * other modules.
  */
 #ifndef IOHW_RUN_INTERNAL_H
 #define IOHW_RUN_INTERNAL_H

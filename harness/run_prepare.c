@@ -1,8 +1,9 @@
 /*
  * harness/run_prepare.c - the parts of `iohw run` around the scheduler:
  * checking the options, the backend check in a child, --resume, --list,
- * and small helpers shared with the verifier and the worker (the repro
- * command is in result.c, the pipe helpers in pipe.c).
+ * and small helpers shared with the verifier (the repro command is in
+ * results/result.c, the pipe helpers in sandbox/pipe.c, a child's exit in
+ * sandbox/spawn.c).
  */
 #include "harness/run_internal.h"
 

@@ -31,47 +31,30 @@
 
 /* --- the worker process ---------------------------------------------------- */
 
+static int worker_child(void *arg, const int *fd)
+{
+    const iohw__verifier *v = arg;
+    iohw_worker_main(v->cfg, fd[0], fd[1], fd[2], v->note);
+}
+
 int iohw__verifier_spawn(iohw__verifier *v)
 {
-    int sv[2], out[2], err[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-        return -1;
-    if (pipe2(out, O_CLOEXEC) != 0) {
-        close(sv[0]), close(sv[1]);
-        return -1;
-    }
-    if (pipe2(err, O_CLOEXEC) != 0) {
-        close(sv[0]), close(sv[1]), close(out[0]), close(out[1]);
-        return -1;
-    }
-    fcntl(out[1], F_SETPIPE_SZ, PIPE_ROOM);
-    fcntl(err[1], F_SETPIPE_SZ, PIPE_ROOM);
+    iohw_spawn sp = {.nends = 3, .cloexec = 1, .pipe_room = PIPE_ROOM,
+                     .ends = {IOHW_SPAWN_SOCKET, IOHW_SPAWN_FROM_CHILD,
+                              IOHW_SPAWN_FROM_CHILD}};
     memset((void *)v->note->regions, 0, sizeof v->note->regions);
     atomic_store(&v->note->call, IOHW_CALL_NONE);
     atomic_store(&v->note->call_since_ns, 0);
     v->note->signo = 0;
     v->note->addr_valid = 0;
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(sv[0]);
-        close(out[0]);
-        close(err[0]);
-        iohw_worker_main(v->cfg, sv[1], out[1], err[1], v->note);
-    }
-    close(sv[1]);
-    close(out[1]);
-    close(err[1]);
-    if (pid < 0) {
-        close(sv[0]), close(out[0]), close(err[0]);
+    if (iohw_spawn_start(&sp, worker_child, v) != 0)
         return -1;
-    }
-    v->w_pid = pid;
-    v->w_fd = sv[0];
-    int ends[2] = {out[0], err[0]};
+    v->w_pid = sp.pid;
+    v->w_fd = sp.fd[0];
     for (int i = 0; i < 2; i++) {
         memset(&v->out[i], 0, sizeof v->out[i]);
-        v->out[i].fd = ends[i];
-        fcntl(ends[i], F_SETFL, fcntl(ends[i], F_GETFL) | O_NONBLOCK);
+        v->out[i].fd = sp.fd[1 + i];
+        fcntl(sp.fd[1 + i], F_SETFL, fcntl(sp.fd[1 + i], F_GETFL) | O_NONBLOCK);
     }
     return 0;
 }
@@ -84,8 +67,7 @@ void iohw__verifier_stop(iohw__verifier *v)
     for (int i = 0; i < 2; i++)
         if (v->out[i].fd >= 0)
             close(v->out[i].fd);
-    while (waitpid(v->w_pid, NULL, 0) < 0 && errno == EINTR)
-        ;
+    iohw_spawn_reap(v->w_pid);
     v->w_pid = 0;
 }
 
@@ -146,10 +128,8 @@ static void report_output(iohw__verifier *v, const char *call, char *warn,
 /* The worker closed the socket: how it died becomes r's CRASH. */
 static void worker_died(iohw__verifier *v, iohw_result *r)
 {
-    int status = 0;
-    kill(v->w_pid, SIGKILL);   /* when it closed the socket but lives on */
-    while (waitpid(v->w_pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    iohw_spawn_kill(v->w_pid, 0);   /* when it closed the socket but lives on */
+    int status = iohw_spawn_reap(v->w_pid);
     v->w_pid = 0;
     v->w_dead = 1;
     close(v->w_fd);
@@ -209,7 +189,7 @@ int iohw__verifier_ask(iohw__verifier *v, int memfd, iohw_work_reply *w,
         r->status = IOHW_RESULT_ERROR;
         snprintf(r->message, sizeof r->message, "harness: the worker sent a "
                  "malformed reply");
-        kill(v->w_pid, SIGKILL);
+        iohw_spawn_kill(v->w_pid, 0);
         iohw__verifier_stop(v);
         v->w_dead = 1;
         return -1;

@@ -15,29 +15,31 @@
 
 /* A run's results, in case order (file order, then id order). */
 typedef struct iohw_run_results {
+    /* The results. */
     iohw_result *items;
     int64_t count;
-    char backend_name[128];
-    char backend_version[128];
-    double seconds;             /* wall time of the whole run */
-    /* Appended members. */
     double *wall;               /* per item: seconds from handing the case to
                                    a worker to its result; 0 for results taken
                                    from the journal or found INVALID while
                                    listing the cases; NULL when count is 0 */
     int64_t resumed;            /* items taken from the journal */
-    int allow_empty;            /* the option of the same name */
+    /* What ran, where, how long. */
+    char backend_name[128];
+    char backend_version[128];
     iohw_machine machine;       /* the machine the run happened on */
-    /* Appended: the claimed-pair coverage (docs/REPORT_FORMAT.md), set by
-     * the cli after the run; claim_known 0 when it was not computed. */
+    double seconds;             /* wall time of the whole run */
+    /* The run's options the results are read with: allow_empty for the
+     * exit status, and repro for the repro lines of the summary's verdict
+     * (its backend points into the run's options); zero in results read
+     * back from a report. */
+    int allow_empty;
+    iohw_repro_options repro;
+    int all_tags;               /* --tags: the table by tag lists every tag */
+    /* The claimed-pair coverage (docs/REPORT_FORMAT.md), set by the cli
+     * after the run; claim_known 0 when it was not computed. */
     int claim_known;
     int64_t claim_pairs;        /* factor-value pairs the backend claims */
     int64_t claim_covered;      /* of those, pairs the claimed cases hold */
-    /* Appended: the run's options for the repro lines of the summary's
-     * verdict (its backend points into the run's options); zero in results
-     * read back from a report. */
-    iohw_repro_options repro;
-    int all_tags;               /* the option of the same name */
 } iohw_run_results;
 
 void iohw_run_results_free(iohw_run_results *r);

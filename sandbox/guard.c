@@ -6,6 +6,7 @@
 
 #include "sandbox/spawn.h"
 #include "sandbox/test_hook.h"
+#include "oracle/clock.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -18,13 +19,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-#ifdef IOHW_COVERAGE
-void __gcov_dump(void);
-#define child_exit(code) (__gcov_dump(), _exit(code))
-#else
-#define child_exit(code) _exit(code)
-#endif
 
 /* What a child may send back (the listing of a file of a million cases
  * fits many times over). */
@@ -57,13 +51,6 @@ iohw_guard_limits iohw_guard_read_limits(void)
     return l;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Resident memory of a process in KB, or -1. */
 static int64_t resident_kb(pid_t pid)
 {
@@ -78,21 +65,26 @@ static int64_t resident_kb(pid_t pid)
     return n == 2 ? (int64_t)rss * (sysconf(_SC_PAGESIZE) / 1024) : -1;
 }
 
-static void run_child(iohw_guard_fn fn, void *arg, const char *path,
-                      const iohw_guard_limits *lim, int fd)
+/* What the child needs. */
+typedef struct child_args {
+    iohw_guard_fn fn;
+    void *arg;
+    const char *path;
+    const iohw_guard_limits *lim;
+} child_args;
+
+static int run_child(void *arg, const int *fd)
 {
+    const child_args *a = arg;
     /* The limit itself is watched on resident memory; the address space
      * gets a looser bound, so one huge allocation fails at once. */
-    if (lim != NULL && lim->memory_mb > 0 && iohw_run_memory_limit_works()) {
-        struct rlimit rl;
-        rl.rlim_cur = rl.rlim_max = (rlim_t)(2 * lim->memory_mb + ADDRESS_SPACE_SLACK_MB) << 20;
-        setrlimit(RLIMIT_AS, &rl);
-    }
-    IOHW_TEST_HOOK("read", path);
-    int code = fn(arg, fd);
-    close(fd);
+    if (a->lim != NULL && a->lim->memory_mb > 0)
+        iohw_spawn_limit_memory(2 * a->lim->memory_mb + ADDRESS_SPACE_SLACK_MB, 1);
+    IOHW_TEST_HOOK("read", a->path);
+    int code = a->fn(a->arg, fd[0]);
+    close(fd[0]);
     fflush(NULL);
-    child_exit(code);
+    return code;
 }
 
 /* Appends what is readable on fd to out; 1 at end of file, 0 otherwise,
@@ -126,7 +118,7 @@ static int drain(int fd, iohw_guard_outcome *out, size_t *cap)
 static void watch(pid_t pid, int fd, const iohw_guard_limits *lim,
                   iohw_guard_outcome *out)
 {
-    const double start = now_s();
+    const double start = iohw_clock_s();
     const double seconds = lim != NULL ? lim->seconds : 0;
     const int64_t memory_kb = lim != NULL && lim->memory_mb > 0 ? lim->memory_mb << 10 : 0;
     size_t cap = 0;
@@ -141,7 +133,7 @@ static void watch(pid_t pid, int fd, const iohw_guard_limits *lim,
                 if (d != 0)
                     open = 0;
                 if (d < 0 && !killed)
-                    kill(pid, SIGKILL), killed = 1, out->end = IOHW_GUARD_MEMORY;
+                    iohw_spawn_kill(pid, 0), killed = 1, out->end = IOHW_GUARD_MEMORY;
             }
         } else {
             struct timespec ts = {0, TICK_MS * 1000000L};
@@ -152,10 +144,10 @@ static void watch(pid_t pid, int fd, const iohw_guard_limits *lim,
             break;
         if (killed)
             continue;
-        if (seconds > 0 && now_s() - start > seconds) {
-            kill(pid, SIGKILL), killed = 1, out->end = IOHW_GUARD_TIMEOUT;
+        if (seconds > 0 && iohw_clock_s() - start > seconds) {
+            iohw_spawn_kill(pid, 0), killed = 1, out->end = IOHW_GUARD_TIMEOUT;
         } else if (memory_kb > 0 && resident_kb(pid) > memory_kb) {
-            kill(pid, SIGKILL), killed = 1, out->end = IOHW_GUARD_MEMORY;
+            iohw_spawn_kill(pid, 0), killed = 1, out->end = IOHW_GUARD_MEMORY;
         }
     }
     /* The child is gone: what it wrote is all in the pipe. */
@@ -166,7 +158,7 @@ static void watch(pid_t pid, int fd, const iohw_guard_limits *lim,
         if (d < 0)
             killed = 1, out->end = IOHW_GUARD_MEMORY;
     }
-    out->seconds = now_s() - start;
+    out->seconds = iohw_clock_s() - start;
     out->peak_kb = (int64_t)ru.ru_maxrss;
     if (killed)
         return;
@@ -187,24 +179,13 @@ int iohw_guard_run(iohw_guard_fn fn, void *arg, const char *path,
                    iohw_error *err)
 {
     memset(out, 0, sizeof *out);
-    int fds[2];
-    if (pipe(fds) != 0)
-        return iohw_error_set(err, "%s: pipe: %s", path ? path : "child", strerror(errno));
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        int e = errno;
-        close(fds[0]);
-        close(fds[1]);
-        return iohw_error_set(err, "%s: fork: %s", path ? path : "child", strerror(e));
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        run_child(fn, arg, path, lim, fds[1]);
-    }
-    close(fds[1]);
-    watch(pid, fds[0], lim, out);
-    close(fds[0]);
+    child_args a = {fn, arg, path, lim};
+    iohw_spawn sp = {.nends = 1, .ends = {IOHW_SPAWN_FROM_CHILD}};
+    if (iohw_spawn_start(&sp, run_child, &a) != 0)
+        return iohw_error_set(err, "%s: %s: %s", path ? path : "child", sp.failed,
+                              strerror(errno));
+    watch(sp.pid, sp.fd[0], lim, out);
+    close(sp.fd[0]);
     if (out->output == NULL && (out->output = calloc(1, 1)) == NULL)
         return iohw_error_set(err, "out of memory");
     return 0;

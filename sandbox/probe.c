@@ -67,8 +67,10 @@ static int recv_str(int fd, char *buf, size_t n)
     return 0;
 }
 
-static void child(const char *backend, int fd)
+static int child(void *arg, const int *fds)
 {
+    const char *backend = arg;
+    const int fd = fds[0];
     iohw_loaded_backend lb;
     iohw_error err = {{0}};
     uint32_t ok = iohw_backend_load(backend, &lb, &err) == 0;
@@ -92,7 +94,7 @@ static void child(const char *backend, int fd)
             break;
     }
     iohw_backend_unload(&lb);
-    iohw__exit_child(0);
+    return 0;
 }
 
 /* Waits until fd is readable; 0, or -1 after IOHW_PROBE_TIMEOUT. */
@@ -115,9 +117,8 @@ static void kill_child(iohw_probe *pr, char *how, int n)
     int status = 0;
     how[0] = '\0';
     if (pr->pid > 0) {
-        kill(pr->pid, SIGKILL);
-        while (waitpid(pr->pid, &status, 0) < 0 && errno == EINTR)
-            ;
+        iohw_spawn_kill(pr->pid, 0);
+        status = iohw_spawn_reap(pr->pid);
         iohw_worker_death_message(status, NULL, how, n);
         pr->pid = 0;
     }
@@ -137,33 +138,18 @@ static int fail(iohw_probe *pr, const char *what, iohw_error *err)
 
 int iohw_probe_start(const char *backend, iohw_probe *pr, iohw_error *err)
 {
-    int fds[2];
     memset(pr, 0, sizeof *pr);
     pr->fd = -1;
     if (backend == NULL || backend[0] == '\0')
         return iohw_error_set(err, "no backend given (--backend LIB.so)");
     snprintf(pr->backend, sizeof pr->backend, "%s", backend);
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
-        return iohw_error_set(err, "backend '%s': socketpair: %s", backend,
+    iohw_spawn sp = {.nends = 1, .ends = {IOHW_SPAWN_SOCKET}, .cloexec = 1,
+                     .quiet = 1};
+    if (iohw_spawn_start(&sp, child, (void *)backend) != 0)
+        return iohw_error_set(err, "backend '%s': %s: %s", backend, sp.failed,
                               strerror(errno));
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid == 0) {
-        /* What a backend prints stays out of iohw's output. */
-        int null = open("/dev/null", O_WRONLY);
-        if (null >= 0)
-            dup2(null, 1);
-        close(fds[0]);
-        child(backend, fds[1]);
-    }
-    close(fds[1]);
-    if (pid < 0) {
-        close(fds[0]);
-        return iohw_error_set(err, "backend '%s': fork: %s", backend, strerror(errno));
-    }
-    pr->pid = pid;
-    pr->fd = fds[0];
+    pr->pid = sp.pid;
+    pr->fd = sp.fd[0];
 
     uint32_t ok = 0;
     char text[IOHW_ERROR_MAX] = "";
@@ -205,14 +191,7 @@ void iohw_probe_stop(iohw_probe *pr)
     pr->fd = -1;
     /* The child unloads the backend and exits; one whose fini hangs is
      * killed after IOHW_PROBE_TIMEOUT. */
-    for (int ms = 0; pr->pid > 0; ms += 10) {
-        int status;
-        pid_t k = waitpid(pr->pid, &status, WNOHANG);
-        if (k == pr->pid || (k < 0 && errno != EINTR))
-            break;
-        if (ms >= IOHW_PROBE_TIMEOUT * 1000)
-            kill(pr->pid, SIGKILL);
-        usleep(10000);
-    }
+    if (pr->pid > 0)
+        iohw_spawn_wait(pr->pid, IOHW_PROBE_TIMEOUT);
     pr->pid = 0;
 }

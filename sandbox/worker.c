@@ -28,6 +28,7 @@
 #include "sandbox/worker_rude.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"
+#include "oracle/clock.h"
 
 
 /* The one piece of process-wide state: a signal handler can reach nothing
@@ -73,28 +74,6 @@ static void install_fault_handlers(void)
         sigemptyset(&sa.sa_mask);
         sigaction(sigs[i], &sa, NULL);
     }
-}
-
-int iohw_worker_asan(void)
-{
-#if defined(__SANITIZE_ADDRESS__)
-    return 1;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    return 1;
-#else
-    return 0;
-#endif
-#else
-    return 0;
-#endif
-}
-
-int64_t iohw_worker_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 int iohw_worker_sentinel(int dtype, unsigned char bits[8])
@@ -184,7 +163,7 @@ static void enter_call(worker *wk, int call, iohw__rude_snap *snap)
 {
     iohw__rude_before(&wk->rude, snap);
     atomic_store(&wk->note->call, call);
-    atomic_store(&wk->note->call_since_ns, iohw_worker_now_ns());
+    atomic_store(&wk->note->call_since_ns, iohw_clock_ns());
 }
 
 static void leave_call(worker *wk, const char *name, iohw__rude_snap *snap,
@@ -345,9 +324,9 @@ static int run_once(worker *wk, const iohw_problem *pp, const mapped *m,
         p.has_bias ? m->data[IOHW_REGION_BIAS] : NULL,
         m->data[IOHW_REGION_REQUANT], m->data[IOHW_REGION_Y]};
     enter_call(wk, IOHW_CALL_RUN, &snap);
-    int64_t t0 = iohw_worker_now_ns();
+    int64_t t0 = iohw_clock_ns();
     int rc = call->call(wk->lb.table, wk->lb.ctx, &p, &a);
-    *seconds = (double)(iohw_worker_now_ns() - t0) * 1e-9;
+    *seconds = (double)(iohw_clock_ns() - t0) * 1e-9;
     leave_call(wk, call->name, &snap, warn, n);
     return rc;
 }
@@ -476,16 +455,10 @@ static void load(worker *wk)
     else
         snprintf(wk->load_error, sizeof wk->load_error,
                  "the worker cannot load the backend: %.900s", err.msg);
-    if (wk->cfg->memory_limit_mb > 0 && !iohw_worker_asan()) {
-        /* The hard limit stays, so that a program the backend starts can
-         * lift its own (the exec backend holds it to resident memory). */
-        struct rlimit rl = {RLIM_INFINITY, RLIM_INFINITY};
-        getrlimit(RLIMIT_AS, &rl);
-        rl.rlim_cur = (rlim_t)wk->cfg->memory_limit_mb << 20;
-        if (rl.rlim_max != RLIM_INFINITY && rl.rlim_cur > rl.rlim_max)
-            rl.rlim_cur = rl.rlim_max;
-        setrlimit(RLIMIT_AS, &rl);
-    }
+    /* The hard limit stays, so that a program the backend starts can lift
+     * its own (the exec backend holds it to resident memory). */
+    if (wk->cfg->memory_limit_mb > 0)
+        iohw_spawn_limit_memory(wk->cfg->memory_limit_mb, 0);
 }
 
 static void serve(worker *wk)

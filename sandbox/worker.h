@@ -138,13 +138,6 @@ void iohw_worker_main(const iohw_worker_config *cfg, int fd, int out_fd,
                       int err_fd, iohw_worker_note *note)
     __attribute__((noreturn));
 
-/* 1 when built with AddressSanitizer (the memory limit is then ignored:
- * ASan reserves terabytes of address space). */
-int iohw_worker_asan(void);
-
-/* CLOCK_MONOTONIC in nanoseconds. */
-int64_t iohw_worker_now_ns(void);
-
 /* The sentinel y is pre-filled with for a dtype: a signalling NaN pattern
  * (f32 0x7FA5A5A5, f64 0x7FF4A5A5A5A5A5A5, f16 0x7D5A, bf16 0x7FA5) stored in
  * the element's native byte order in bits, and for the integer types of a

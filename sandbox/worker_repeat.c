@@ -15,6 +15,7 @@
 #include "oracle/dtype.h"
 #include "oracle/oracle.h"
 #include "oracle/problem.h"
+#include "oracle/clock.h"
 
 void iohw__repeat_start(iohw__repeat *rp, int want, int ref, unsigned char *y,
                         size_t len)
@@ -153,12 +154,12 @@ void iohw__repeat_reference(iohw__repeat *rp, const iohw_problem *p,
         len = rp->len;
     iohw_oracle_result o;
     memset(&o, 0, sizeof o);
-    int64_t t0 = iohw_worker_now_ns();
+    int64_t t0 = iohw_clock_ns();
     int rc = iohw_oracle_run(p, x, w, p->has_bias ? bias : NULL, 1, &o, NULL);
     if (rc == 0)
         memcpy(rp->ry, o.y, len);
     iohw_oracle_result_free(&o);
-    rp->rt[rp->rn++] = (double)(iohw_worker_now_ns() - t0) * 1e-9;
+    rp->rt[rp->rn++] = (double)(iohw_clock_ns() - t0) * 1e-9;
     if (rc != 0)
         rp->ref = 0;
 }

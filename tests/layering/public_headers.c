@@ -19,6 +19,7 @@
 #include "judge/compare.h"
 #include "judge/diagnose.h"
 #include "judge/verdict.h"
+#include "oracle/clock.h"
 #include "oracle/convention.h"
 #include "oracle/descriptor.h"
 #include "oracle/dtype.h"
