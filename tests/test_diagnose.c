@@ -10,6 +10,7 @@
  * (NCHW data, IOHW weight), so memory index = canonical index below.
  */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,60 +220,48 @@ static void *y_moved(const iohw_case *c, const void *y)
     return y2;
 }
 
-Test(diagnose, output_channels_of_the_groups_interleaved_bias_included)
+/* How the buggy backend mixes the groups' channels: x interleaved or not,
+ * then y as computed, moved whole (bias included) or interleaved before
+ * the bias is added. */
+typedef enum { Y_AS_IS, Y_MOVED, Y_INTERLEAVED } y_mix;
+
+typedef struct group_mix {   /* copied into the test's process: no pointers */
+    int x_interleaved;
+    y_mix y;
+    char name[80];
+} group_mix;
+
+static group_mix group_mixes[] = {
+    {0, Y_MOVED, "output channels of the groups interleaved, bias included"},
+    {1, Y_MOVED, "input and output channels of the groups interleaved, bias included"},
+    {1, Y_AS_IS, "input channels of the groups interleaved"},
+    {0, Y_INTERLEAVED, "output channels of the groups interleaved"},
+    {1, Y_INTERLEAVED, "input and output channels of the groups interleaved"},
+};
+
+ParameterizedTestParameters(diagnose, channels_of_the_groups_interleaved)
 {
-    iohw_case c;
-    make(GROUPED, &c);
-    void *y2 = y_moved(&c, c.y);
-    expect_named(&c, y2, "output channels of the groups interleaved, bias included");
-    free(y2);
-    iohw_case_free(&c);
+    return cr_make_param_array(group_mix, group_mixes,
+                               sizeof group_mixes / sizeof group_mixes[0]);
 }
 
-Test(diagnose, input_and_output_channels_of_the_groups_interleaved_bias_included)
+ParameterizedTest(group_mix *m, diagnose, channels_of_the_groups_interleaved)
 {
     iohw_case c;
     make(GROUPED, &c);
-    void *x2 = x_interleaved(&c);
-    void *y = oracle_y(&c.p, x2, c.w, c.bias);
-    void *y2 = y_moved(&c, y);
-    expect_named(&c, y2, "input and output channels of the groups interleaved, bias included");
+    void *x2 = m->x_interleaved ? x_interleaved(&c) : NULL;
+    const void *x = x2 != NULL ? x2 : c.x;
+    void *y = NULL, *y2 = NULL;
+    if (m->y == Y_INTERLEAVED) {
+        y2 = y_interleaved(&c, x);
+    } else {
+        y = x2 != NULL ? oracle_y(&c.p, x2, c.w, c.bias) : NULL;
+        const void *yc = y != NULL ? y : c.y;
+        y2 = m->y == Y_MOVED ? y_moved(&c, yc) : copy_of(&c, yc, iohw_problem_y_count(&c.p));
+    }
+    expect_named(&c, y2, m->name);
     free(y2);
     free(y);
-    free(x2);
-    iohw_case_free(&c);
-}
-
-Test(diagnose, input_channels_of_the_groups_interleaved)
-{
-    iohw_case c;
-    make(GROUPED, &c);
-    void *x2 = x_interleaved(&c);
-    void *y = oracle_y(&c.p, x2, c.w, c.bias);
-    expect_named(&c, y, "input channels of the groups interleaved");
-    free(y);
-    free(x2);
-    iohw_case_free(&c);
-}
-
-Test(diagnose, output_channels_of_the_groups_interleaved)
-{
-    iohw_case c;
-    make(GROUPED, &c);
-    void *y2 = y_interleaved(&c, c.x);
-    expect_named(&c, y2, "output channels of the groups interleaved");
-    free(y2);
-    iohw_case_free(&c);
-}
-
-Test(diagnose, input_and_output_channels_of_the_groups_interleaved)
-{
-    iohw_case c;
-    make(GROUPED, &c);
-    void *x2 = x_interleaved(&c);
-    void *y2 = y_interleaved(&c, x2);
-    expect_named(&c, y2, "input and output channels of the groups interleaved");
-    free(y2);
     free(x2);
     iohw_case_free(&c);
 }
@@ -294,30 +283,41 @@ Test(diagnose, bias_indexed_per_group)
 
 /* --- pads and output_padding ---------------------------------------------- */
 
-Test(diagnose, pad_begin_and_end_exchanged)
-{
-    iohw_case c;
-    make("ci=2 co=3 in=4x5 k=3x2 pad=2:0x0:1 bias=1 seed=11", &c);
-    const int64_t pb[2] = {0, 1}, pe[2] = {2, 0}, op[2] = {0, 0};
-    void *y = with_pads(&c, pb, pe, op);
-    expect_named(&c, y, "pad begin and end exchanged");
-    free(y);
-    iohw_case_free(&c);
-}
-
-Test(diagnose, pads_averaged)
-{
-    iohw_case c;
-    make("ci=2 co=3 in=4x5 k=3x4 pad=2:0x1:3 bias=1 seed=12", &c);
-    /* (2 + 0)/2 = 1 and (1 + 3)/2 = 2 on each side: the same out size. */
-    const int64_t pb[2] = {1, 2}, pe[2] = {1, 2}, op[2] = {0, 0};
-    void *y = with_pads(&c, pb, pe, op);
-    expect_named(&c, y, "pads averaged");
-    free(y);
-    iohw_case_free(&c);
-}
+/* Pads and output_padding read another way, keeping the out size: the
+ * oracle's y with the pads the buggy backend uses. */
+typedef struct pad_misread {   /* copied into the test's process: no pointers */
+    char desc[64];
+    int64_t pb[2], pe[2], op[2];
+    char name[48];
+} pad_misread;
 
 #define OUT_PADDED "ci=2 co=3 in=4x5 k=3x3 s=2 pad=1 op=1 bias=1 seed=13"
+
+static pad_misread pad_misreads[] = {
+    {"ci=2 co=3 in=4x5 k=3x2 pad=2:0x0:1 bias=1 seed=11", {0, 1}, {2, 0}, {0, 0},
+     "pad begin and end exchanged"},
+    /* (2 + 0)/2 = 1 and (1 + 3)/2 = 2 on each side: the same out size. */
+    {"ci=2 co=3 in=4x5 k=3x4 pad=2:0x1:3 bias=1 seed=12", {1, 2}, {1, 2}, {0, 0},
+     "pads averaged"},
+    /* Shifted by op: pad_begin 1 - 1 = 0, pad_end 1, no op: same out size. */
+    {OUT_PADDED, {0, 0}, {1, 1}, {0, 0}, "output_padding at the beginning"},
+};
+
+ParameterizedTestParameters(diagnose, pads_read_another_way)
+{
+    return cr_make_param_array(pad_misread, pad_misreads,
+                               sizeof pad_misreads / sizeof pad_misreads[0]);
+}
+
+ParameterizedTest(pad_misread *m, diagnose, pads_read_another_way)
+{
+    iohw_case c;
+    make(m->desc, &c);
+    void *y = with_pads(&c, m->pb, m->pe, m->op);
+    expect_named(&c, y, m->name);
+    free(y);
+    iohw_case_free(&c);
+}
 
 Test(diagnose, output_padding_dropped)
 {
@@ -345,18 +345,6 @@ Test(diagnose, output_padding_dropped)
     expect_named(&c, y, "output_padding dropped");
     free(y);
     free(yq);
-    iohw_case_free(&c);
-}
-
-Test(diagnose, output_padding_at_the_beginning)
-{
-    iohw_case c;
-    make(OUT_PADDED, &c);
-    /* Shifted by op: pad_begin 1 - 1 = 0, pad_end 1, no op: same out size. */
-    const int64_t pb[2] = {0, 0}, pe[2] = {1, 1}, op[2] = {0, 0};
-    void *y = with_pads(&c, pb, pe, op);
-    expect_named(&c, y, "output_padding at the beginning");
-    free(y);
     iohw_case_free(&c);
 }
 
@@ -403,35 +391,29 @@ static void *with_dilation(const iohw_case *c, const int64_t *d2)
 
 #define DILATED "ci=2 co=3 in=4x5 k=3x2 d=2x3 bias=1 seed=14"
 
-Test(diagnose, dilation_ignored)
+typedef struct dilation_misread {   /* copied into the test's process */
+    int64_t d2[2];   /* the dilation the buggy backend uses (case: 2x3) */
+    char name[48];
+} dilation_misread;
+
+static dilation_misread dilation_misreads[] = {
+    {{1, 1}, "dilation ignored"},
+    {{1, 2}, "dilation 0-based (d - 1 used)"},
+    {{3, 4}, "dilation off by one (d + 1 used)"},
+};
+
+ParameterizedTestParameters(diagnose, dilation_read_another_way)
 {
-    iohw_case c;
-    make(DILATED, &c);
-    const int64_t d2[2] = {1, 1};
-    void *y = with_dilation(&c, d2);
-    expect_named(&c, y, "dilation ignored");
-    free(y);
-    iohw_case_free(&c);
+    return cr_make_param_array(dilation_misread, dilation_misreads,
+                               sizeof dilation_misreads / sizeof dilation_misreads[0]);
 }
 
-Test(diagnose, dilation_0_based)
+ParameterizedTest(dilation_misread *m, diagnose, dilation_read_another_way)
 {
     iohw_case c;
     make(DILATED, &c);
-    const int64_t d2[2] = {1, 2};
-    void *y = with_dilation(&c, d2);
-    expect_named(&c, y, "dilation 0-based (d - 1 used)");
-    free(y);
-    iohw_case_free(&c);
-}
-
-Test(diagnose, dilation_off_by_one)
-{
-    iohw_case c;
-    make(DILATED, &c);
-    const int64_t d2[2] = {3, 4};
-    void *y = with_dilation(&c, d2);
-    expect_named(&c, y, "dilation off by one (d + 1 used)");
+    void *y = with_dilation(&c, m->d2);
+    expect_named(&c, y, m->name);
     free(y);
     iohw_case_free(&c);
 }

@@ -216,97 +216,90 @@ Test(run, a_suite_under_a_path_of_600_characters_runs_every_case)
     remove_suite(&s);
 }
 
-Test(run, a_backend_that_segfaults_crashes_only_its_cases)
+/* A misbehaving backend and what the run must make of it: its cases (by
+ * pick) get status hit with needle in the message, every other case
+ * passes, and what more each checks (extra). */
+typedef enum { PICK_ALL, PICK_GROUPED, PICK_OUT_PAD, PICK_RANK3 } pick_kind;
+typedef enum { EXTRA_NONE, EXTRA_LISTING_KEPT, EXTRA_QUICK, EXTRA_UNWRITTEN } extra_kind;
+
+typedef struct misbehaviour {   /* copied into the test's process: no pointers */
+    char name[24];              /* the suite's directory, named in a failure */
+    char backend[32];
+    int jobs, timeout;          /* 0: the defaults */
+    pick_kind pick;
+    iohw_result_status hit;
+    char needle[96];
+    int exit_code;              /* -1: not checked */
+    extra_kind extra;
+} misbehaviour;
+
+static misbehaviour misbehaviours[] = {
+    {"crash", "fault_crash", 0, 0, PICK_GROUPED, IOHW_RESULT_CRASH,
+     "killed by signal SIGSEGV (Segmentation fault)", 1, EXTRA_LISTING_KEPT},
+    {"hang", "fault_hang", 0, 1, PICK_OUT_PAD, IOHW_RESULT_TIMEOUT,
+     "run() did not return within 1 s", 1, EXTRA_QUICK},
+    /* Writing past the end of y is a crash at the guard page. */
+    {"oob", "fault_oob_write", 3, 0, PICK_ALL, IOHW_RESULT_CRASH,
+     "the first byte past the end of y", -1, EXTRA_NONE},
+    {"inwrite", "fault_input_write", 0, 0, PICK_ALL, IOHW_RESULT_CRASH,
+     "inside x, an input mapped read-only: looks like a write to an input", -1, EXTRA_NONE},
+    {"unwritten", "fault_unwritten", 0, 0, PICK_ALL, IOHW_RESULT_FAIL, "never written", -1,
+     EXTRA_UNWRITTEN},
+    /* An error on a claimed case is an error with the backend's text. */
+    {"claim", "fault_claim_then_error", 0, 0, PICK_RANK3, IOHW_RESULT_ERROR,
+     "run() returned IOHW_BACKEND_ERROR: 3-d transposed convolution is not implemented", -1,
+     EXTRA_NONE},
+};
+
+static int (*const picks[])(const spec *) = {pick_all, pick_grouped, pick_out_pad,
+                                             pick_rank3};
+
+/* The checks beyond the statuses. */
+static void check_extra(extra_kind e, const suite *s, const iohw_run_results *res)
 {
-    suite s;
-    iohw_run_results res;
-    make_suite(&s, "crash");
-    iohw_run_options o = options(&s, "fault_crash");
-    run_ok(&o, &res);
-    expect_statuses(&res, pick_grouped, IOHW_RESULT_CRASH,
-                    "killed by signal SIGSEGV (Segmentation fault)");
-    cr_assert_eq(iohw_run_exit_code(&res), 1);
-    /* A crashed case still carries what the listing knew of it. */
-    const iohw_result *g = find(&res, "a.g2");
-    cr_assert_str_eq(g->file, s.a);
-    cr_assert_not_null(strstr(g->descriptor, "g=2"));
-    cr_assert_not_null(strstr(g->tags, "grouped"), "%s", g->tags);
-    iohw_run_results_free(&res);
-    remove_suite(&s);
+    if (e == EXTRA_LISTING_KEPT) {
+        /* A crashed case still carries what the listing knew of it. */
+        const iohw_result *g = find(res, "a.g2");
+        cr_assert_str_eq(g->file, s->a);
+        cr_assert_not_null(strstr(g->descriptor, "g=2"));
+        cr_assert_not_null(strstr(g->tags, "grouped"), "%s", g->tags);
+    } else if (e == EXTRA_QUICK) {
+        cr_assert_lt(res->seconds, 15.0);
+    } else if (e == EXTRA_UNWRITTEN) {
+        /* a.r1: N = 1, C_out = 3, O = (5 - 1)*2 + (3 - 1) + 1 = 11; the
+         * backend skips the last W position: 1 * 3 = 3 elements, all of
+         * the 33. */
+        const iohw_result *r = find(res, "a.r1");
+        cr_assert_eq(r->elements, 33);
+        cr_assert_eq(r->unwritten, 3);
+        cr_assert_eq(r->mismatches, 3);
+        cr_assert_gt(r->npoints, 0);
+        cr_assert_eq(r->points[0].coord[4], 10, "first mismatch at w = %lld",
+                     (long long)r->points[0].coord[4]);
+    }
 }
 
-Test(run, a_backend_that_hangs_times_out_and_the_run_goes_on)
+ParameterizedTestParameters(run, a_misbehaving_backend_hits_only_its_cases)
 {
-    suite s;
-    iohw_run_results res;
-    make_suite(&s, "hang");
-    iohw_run_options o = options(&s, "fault_hang");
-    o.timeout = 1;
-    run_ok(&o, &res);
-    expect_statuses(&res, pick_out_pad, IOHW_RESULT_TIMEOUT, "run() did not return within 1 s");
-    cr_assert_eq(iohw_run_exit_code(&res), 1);
-    cr_assert_lt(res.seconds, 15.0);
-    iohw_run_results_free(&res);
-    remove_suite(&s);
+    return cr_make_param_array(misbehaviour, misbehaviours,
+                               sizeof misbehaviours / sizeof misbehaviours[0]);
 }
 
-Test(run, writing_past_the_end_of_y_is_a_crash_at_the_guard_page)
+ParameterizedTest(misbehaviour *m, run, a_misbehaving_backend_hits_only_its_cases)
 {
     suite s;
     iohw_run_results res;
-    make_suite(&s, "oob");
-    iohw_run_options o = options(&s, "fault_oob_write");
-    o.jobs = 3;
+    make_suite(&s, m->name);
+    iohw_run_options o = options(&s, m->backend);
+    if (m->jobs > 0)
+        o.jobs = m->jobs;
+    if (m->timeout > 0)
+        o.timeout = m->timeout;
     run_ok(&o, &res);
-    expect_statuses(&res, pick_all, IOHW_RESULT_CRASH, "the first byte past the end of y");
-    iohw_run_results_free(&res);
-    remove_suite(&s);
-}
-
-Test(run, writing_into_an_input_is_a_crash_named_as_such)
-{
-    suite s;
-    iohw_run_results res;
-    make_suite(&s, "inwrite");
-    iohw_run_options o = options(&s, "fault_input_write");
-    run_ok(&o, &res);
-    expect_statuses(&res, pick_all, IOHW_RESULT_CRASH,
-                    "inside x, an input mapped read-only: looks like a write to an input");
-    iohw_run_results_free(&res);
-    remove_suite(&s);
-}
-
-Test(run, outputs_left_unwritten_fail_and_are_counted)
-{
-    suite s;
-    iohw_run_results res;
-    make_suite(&s, "unwritten");
-    iohw_run_options o = options(&s, "fault_unwritten");
-    run_ok(&o, &res);
-    expect_statuses(&res, pick_all, IOHW_RESULT_FAIL, "never written");
-    /* a.r1: N = 1, C_out = 3, O = (5 - 1)*2 + (3 - 1) + 1 = 11; the backend
-     * skips the last W position: 1 * 3 = 3 elements, all of the 33. */
-    const iohw_result *r = find(&res, "a.r1");
-    cr_assert_eq(r->elements, 33);
-    cr_assert_eq(r->unwritten, 3);
-    cr_assert_eq(r->mismatches, 3);
-    cr_assert_gt(r->npoints, 0);
-    cr_assert_eq(r->points[0].coord[4], 10, "first mismatch at w = %lld",
-                 (long long)r->points[0].coord[4]);
-    iohw_run_results_free(&res);
-    remove_suite(&s);
-}
-
-Test(run, an_error_on_a_claimed_case_is_an_error_with_the_backends_text)
-{
-    suite s;
-    iohw_run_results res;
-    make_suite(&s, "claim");
-    iohw_run_options o = options(&s, "fault_claim_then_error");
-    run_ok(&o, &res);
-    expect_statuses(&res, pick_rank3, IOHW_RESULT_ERROR,
-                    "run() returned IOHW_BACKEND_ERROR: 3-d transposed convolution is "
-                    "not implemented");
+    expect_statuses(&res, picks[m->pick], m->hit, m->needle);
+    if (m->exit_code >= 0)
+        cr_assert_eq(iohw_run_exit_code(&res), m->exit_code, "%s", m->name);
+    check_extra(m->extra, &s, &res);
     iohw_run_results_free(&res);
     remove_suite(&s);
 }
@@ -528,43 +521,48 @@ Test(run, a_reader_crash_inside_a_dataset_is_invalid_naming_file_case_and_datase
     remove_suite(&s);
 }
 
-Test(run, a_reader_hang_inside_a_dataset_is_invalid_after_the_timeout)
+/* A fault injected into the verifier while it works on case a.r1: the
+ * case gets status want, its message holds both needles. */
+typedef struct verifier_fault {   /* copied into the test's process: no pointers */
+    char name[24];
+    char hook[32];
+    int timeout;                  /* 0: the default */
+    iohw_result_status want;
+    char needle[2][48];
+} verifier_fault;
+
+static verifier_fault verifier_faults[] = {
+    /* A reader hang inside a dataset is invalid after the timeout. */
+    {"readhang", "hang:verifier:x", 1, IOHW_RESULT_INVALID,
+     {"reading dataset 'x' of case 'a.r1' in", "did not finish within 1 s"}},
+    /* A verifier crash while comparing is a harness error, not a crash. */
+    {"comparecrash", "crash:verifier:compare", 0, IOHW_RESULT_ERROR,
+     {"harness: the verifier process", "not of the backend"}},
+};
+
+ParameterizedTestParameters(run, a_verifier_fault_is_named_on_its_case)
 {
-    suite s;
-    iohw_run_results res;
-    make_suite(&s, "readhang");
-    iohw_run_options o = options(&s, "reference");
-    o.filter = "id=a.r1";
-    o.timeout = 1;
-    setenv("IOHW_TEST_HOOK", "hang:verifier:x", 1);
-    run_ok(&o, &res);
-    unsetenv("IOHW_TEST_HOOK");
-    cr_assert_eq(res.count, 1);
-    cr_assert_eq(res.items[0].status, IOHW_RESULT_INVALID, "%s", res.items[0].message);
-    cr_assert_not_null(strstr(res.items[0].message, "reading dataset 'x' of case 'a.r1' in"),
-                       "%s", res.items[0].message);
-    cr_assert_not_null(strstr(res.items[0].message, "did not finish within 1 s"), "%s",
-                       res.items[0].message);
-    iohw_run_results_free(&res);
-    remove_suite(&s);
+    return cr_make_param_array(verifier_fault, verifier_faults,
+                               sizeof verifier_faults / sizeof verifier_faults[0]);
 }
 
-Test(run, a_verifier_crash_while_comparing_is_a_harness_error_not_a_crash)
+ParameterizedTest(verifier_fault *v, run, a_verifier_fault_is_named_on_its_case)
 {
     suite s;
     iohw_run_results res;
-    make_suite(&s, "comparecrash");
+    make_suite(&s, v->name);
     iohw_run_options o = options(&s, "reference");
     o.filter = "id=a.r1";
-    setenv("IOHW_TEST_HOOK", "crash:verifier:compare", 1);
+    if (v->timeout > 0)
+        o.timeout = v->timeout;
+    setenv("IOHW_TEST_HOOK", v->hook, 1);
     run_ok(&o, &res);
     unsetenv("IOHW_TEST_HOOK");
     cr_assert_eq(res.count, 1);
-    cr_assert_eq(res.items[0].status, IOHW_RESULT_ERROR, "%s", res.items[0].message);
-    cr_assert_not_null(strstr(res.items[0].message, "harness: the verifier process"),
-                       "%s", res.items[0].message);
-    cr_assert_not_null(strstr(res.items[0].message, "not of the backend"), "%s",
-                       res.items[0].message);
+    cr_assert_eq(res.items[0].status, v->want, "%s", res.items[0].message);
+    for (int k = 0; k < 2; k++)
+        cr_assert_not_null(strstr(res.items[0].message, v->needle[k]), "%s",
+                           res.items[0].message);
     iohw_run_results_free(&res);
     remove_suite(&s);
 }
