@@ -3,6 +3,8 @@
  */
 #include "oracle/index.h"
 
+#include "oracle/problem.h"
+
 /* Product of the first R entries of an extent array. */
 static int64_t volume(const int64_t *ext, int R)
 {
@@ -47,4 +49,14 @@ int64_t iohw__out_position(const iohw_problem *p, int64_t k, int64_t i)
         place *= p->out_size[a];
     }
     return o;
+}
+
+/* The multiply-adds of p (problem.h): every input element meets the Mg
+ * output channels of its group through every kernel tap. */
+double iohw_problem_macs(const iohw_problem *p)
+{
+    double per_input = (double)p->out_channels / (double)p->groups;
+    for (uint32_t a = 0; a < p->rank && a < 3; a++)
+        per_input *= (double)p->kernel[a];
+    return (double)iohw_problem_x_count(p) * per_input;
 }

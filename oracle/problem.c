@@ -303,14 +303,6 @@ int64_t iohw_problem_bias_count(const iohw_problem *p)
     return p->has_bias ? p->out_channels : 0;
 }
 
-double iohw_problem_macs(const iohw_problem *p)
-{
-    double per_input = (double)p->out_channels / (double)p->groups;
-    for (uint32_t a = 0; a < p->rank && a < 3; a++)
-        per_input *= (double)p->kernel[a];
-    return (double)iohw_problem_x_count(p) * per_input;
-}
-
 const char *iohw_spatial_letters(int rank)
 {
     switch (rank) {
