@@ -65,6 +65,17 @@ int iohw_cli_shrink_failures(const struct iohw_run_options *run,
                              const struct iohw_run_results *res,
                              const char *dir, const char *near);
 
+/* --- outputs (cli/outputs.c) -------------------------------------------- */
+
+/* Makes the folder dir and its missing parents (as mkdir -p) and checks
+ * that files can be made in it; 0, or -1 after a message naming what (e.g.
+ * "the JSON report") and the folder. */
+int iohw_cli_writable_folder(const char *what, const char *dir);
+
+/* The same for the folder of the file path (NULL: nothing to check), and
+ * path itself when it exists: 0, or -1 after a message. */
+int iohw_cli_writable_file(const char *what, const char *path);
+
 /* --- helpers (cli/main.c) ------------------------------------------------ */
 
 /* Prints "iohw: <message>" and a newline to stderr. */

@@ -158,6 +158,11 @@ const char iohw_cli_run_help[] =
     "                      reported as stale\n"
     "  -h, --help          this text\n"
     "\n"
+    "Before the first case runs, every file the run will write (the journal,\n"
+    "the reports, DIR/shrunk.h5) is checked: missing folders are made, as\n"
+    "mkdir -p does, and a path that still cannot be written stops the run at\n"
+    "once (exit status 2) with a message naming it.\n"
+    "\n"
     "Output: progress on stderr (a bar with counts and ETA on a terminal, a\n"
     "plain line every 5% or 10 s otherwise); on stdout a block for FAIL,\n"
     "ERROR, CRASH, TIMEOUT or INVALID cases (message, diagnosis, the first\n"
@@ -474,6 +479,35 @@ static int write_reports(run_args *a, const iohw_run_results *res)
     return 0;
 }
 
+/* The report whose folder --shrink without DIR writes into, or NULL. */
+static const char *shrink_near(const run_args *a)
+{
+    return a->ro.json ? a->ro.json : a->ro.html ? a->ro.html : a->ro.junit;
+}
+
+/* Every file the run will write can be written (missing folders are
+ * made): 0, or -1 after a message naming the path. */
+static int check_outputs(const run_args *a)
+{
+    char shrunk[4200];
+    const char *dir = a->o.shrink_dir;
+    if (a->o.shrink && dir == NULL) {
+        const char *near = shrink_near(a), *slash = near ? strrchr(near, '/') : NULL;
+        snprintf(shrunk, sizeof shrunk, "%.*s/shrunk.h5",
+                 slash ? (int)(slash - near) : 1, slash ? near : ".");
+    } else if (a->o.shrink) {
+        snprintf(shrunk, sizeof shrunk, "%s/shrunk.h5", dir);
+    }
+    if (iohw_cli_writable_file("the journal", a->o.journal) != 0
+        || iohw_cli_writable_file("the JUnit report", a->ro.junit) != 0
+        || iohw_cli_writable_file("the JSON report", a->ro.json) != 0
+        || iohw_cli_writable_file("the HTML report", a->ro.html) != 0
+        || iohw_cli_writable_file("the Markdown report", a->ro.markdown) != 0
+        || iohw_cli_writable_file("the shrunk cases", a->o.shrink ? shrunk : NULL) != 0)
+        return -1;
+    return 0;
+}
+
 /* Runs the cases, applies the baseline, prints the summary and writes the
  * reports; returns the exit status. */
 static int run_cases(run_args *a)
@@ -484,6 +518,10 @@ static int run_cases(run_args *a)
     /* A bad baseline stops the run before it starts. */
     if (a->baseline != NULL && iohw_baseline_load(a->baseline, &bl, &err) != 0) {
         iohw_cli_error("run: %s", err.msg);
+        return IOHW_EXIT_USAGE;
+    }
+    if (check_outputs(a) != 0) {
+        iohw_baseline_free(&bl);
         return IOHW_EXIT_USAGE;
     }
     iohw_run_results res;
@@ -509,8 +547,7 @@ static int run_cases(run_args *a)
     if (write_reports(a, &res) != 0)
         rc = IOHW_EXIT_USAGE;
     if (a->o.shrink && iohw_cli_shrink_failures(&a->o, &res, a->o.shrink_dir,
-                                                a->ro.json ? a->ro.json
-                                                : a->ro.html ? a->ro.html : a->ro.junit) != 0)
+                                                shrink_near(a)) != 0)
         rc = IOHW_EXIT_USAGE;
     iohw_run_results_free(&res);
     iohw_baseline_free(&bl);

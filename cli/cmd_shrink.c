@@ -236,17 +236,20 @@ int iohw_cli_shrink_failures(const iohw_run_options *run,
             continue;
         }
         cases[n] = &found[n].minimal_case;
-        iohw_shrink_print(&found[n], &o, path, stdout);
         n++;
     }
-    if (n > 0 && iohw_shrink_write(path, cases, n, &err) != 0) {
+    /* Each outcome names the file only once the file is written. */
+    int written = n > 0 && iohw_shrink_write(path, cases, n, &err) == 0;
+    if (n > 0 && !written) {
         iohw_cli_error("run: --shrink: %s", err.msg);
         bad = 1;
-    } else if (n > 0) {
-        printf("%d minimal case%s written to %s\n", n, n == 1 ? "" : "s", path);
     }
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        iohw_shrink_print(&found[i], &o, written ? path : NULL, stdout);
         iohw_shrink_result_free(&found[i]);
+    }
+    if (written)
+        printf("%d minimal case%s written to %s\n", n, n == 1 ? "" : "s", path);
     free(found);
     free(cases);
     return bad ? -1 : 0;
