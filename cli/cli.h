@@ -76,6 +76,28 @@ int iohw_cli_writable_folder(const char *what, const char *dir);
  * path itself when it exists: 0, or -1 after a message. */
 int iohw_cli_writable_file(const char *what, const char *path);
 
+/* --- suggestions (cli/suggest.c, cli/filter_tags.c) --------------------- */
+
+/* Of the n names, the one nearest to word by edit distance when it is
+ * close enough to be a typo of it (and not word itself), else NULL. */
+const char *iohw_cli_nearest(const char *word, const char *const *names, int n);
+
+/* The usage error for an unknown option arg of cmd: "unknown option
+ * '--backnd'; did you mean '--backend'?", the candidates being the long
+ * options that begin a line of help.  Returns IOHW_EXIT_USAGE. */
+int iohw_cli_unknown_option(const char *cmd, const char *arg, const char *help);
+
+/* After a filter selected no case: for each tag=NAME or tag!=NAME of filter
+ * that no case of the inputs (case files, suite directories) carries,
+ * prints "unknown tag 'NAME'" and the nearest tag they do carry.  Returns
+ * how many such tags it named. */
+int iohw_cli_unknown_tags(const char *filter, const char *const *inputs, int ninputs);
+
+/* The folder holding the documentation the help texts cite as docs/X.md:
+ * <prefix>/share/doc/iohw beside an installed iohw, else the source tree's
+ * docs/ (cli/docs_dir.c). */
+const char *iohw_cli_docs_dir(void);
+
 /* --- helpers (cli/main.c) ------------------------------------------------ */
 
 /* Prints "iohw: <message>" and a newline to stderr. */

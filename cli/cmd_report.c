@@ -83,7 +83,7 @@ static int parse_merge_args(int argc, char **argv, iohw_report_options *out_opt,
         else if ((m = iohw_cli_option(cmd, argc, argv, &i, "--markdown", NULL, &v)) != 0)
             out_opt->markdown = v;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return iohw_cli_usage(cmd, "unknown option '%s'", argv[i]);
+            return iohw_cli_unknown_option(cmd, argv[i], iohw_cli_report_help);
         else
             paths[(*npaths)++] = argv[i];
         if (m < 0)
@@ -191,7 +191,7 @@ static int cmd_diff(int argc, char **argv)
             if (m < 0 || parse_positive(cmd, "--floor", v, 0, &floor) != 0)
                 return IOHW_EXIT_USAGE;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return iohw_cli_usage(cmd, "unknown option '%s'", argv[i]);
+            return iohw_cli_unknown_option(cmd, argv[i], iohw_cli_report_help);
         } else if (npaths == 2) {
             return iohw_cli_usage(cmd, "expected two reports, OLD and NEW");
         } else {
@@ -231,7 +231,7 @@ static int cmd_baseline(int argc, char **argv)
         if (m > 0)
             output = v;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return iohw_cli_usage(cmd, "unknown option '%s'", argv[i]);
+            return iohw_cli_unknown_option(cmd, argv[i], iohw_cli_report_help);
         else if (path != NULL)
             return iohw_cli_usage(cmd, "expected one report");
         else

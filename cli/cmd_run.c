@@ -419,7 +419,7 @@ static int parse_args(int argc, char **argv, run_args *a, const char **inputs)
         }
         int rc = apply_option(argc, argv, &i, a);
         if (rc == NOT_AN_OPTION && arg[0] == '-' && arg[1] != '\0')
-            return iohw_cli_usage("run", "unknown option '%s'", arg);
+            return iohw_cli_unknown_option("run", arg, iohw_cli_run_help);
         if (rc == NOT_AN_OPTION)
             inputs[a->o.ninputs++] = arg;
         else if (rc != 0)
@@ -455,8 +455,10 @@ static int list_cases(const run_args *a)
         iohw_cli_error("run: %s", err.msg);
         return IOHW_EXIT_USAGE;
     }
-    if (n == 0)
+    if (n == 0) {
+        iohw_cli_unknown_tags(a->o.filter, a->o.inputs, a->o.ninputs);
         iohw_cli_error("run: no case selected");
+    }
     return IOHW_EXIT_OK;
 }
 
@@ -531,7 +533,7 @@ static int run_cases(run_args *a)
         iohw_cli_error("run: %s", err.msg);
         return IOHW_EXIT_USAGE;
     }
-    if (res.count == 0)
+    if (res.count == 0 && iohw_cli_unknown_tags(a->o.filter, a->o.inputs, a->o.ninputs) >= 0)
         iohw_cli_error("run: no case selected%s", a->o.allow_empty ? "" :
                        " (nothing was tested; --allow-empty accepts that)");
     if (a->baseline != NULL) {

@@ -119,7 +119,7 @@ static int parse_args(int argc, char **argv, iohw_shrink_options *o,
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             o->log = NULL;
         } else if (a[0] == '-' && a[1] != '\0') {
-            return iohw_cli_usage("shrink", "unknown option '%s'", a);
+            return iohw_cli_unknown_option("shrink", a, iohw_cli_shrink_help);
         } else if (*file != NULL) {
             return iohw_cli_usage("shrink", "one case file expected, got '%s' "
                                   "and '%s'", *file, a);

@@ -58,7 +58,9 @@ Test(install, package_files)
     cr_assert_eq(rc, 0);
     const char *files[] = {"./bin/iohw", "./include/iohw/backend.h", "/iohwConfig.cmake",
                            "/iohwConfigVersion.cmake", "/iohwTargets.cmake",
-                           "/iohwConformance.cmake", "./share/pkgconfig/iohw.pc"};
+                           "/iohwConformance.cmake", "./share/pkgconfig/iohw.pc",
+                           "./share/doc/iohw/WRITING_A_BACKEND.md",
+                           "./share/doc/iohw/README.md"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         cr_expect(strstr(out, files[i]) != NULL, "%s not installed; installed:\n%s", files[i],
                   out);
@@ -71,6 +73,13 @@ Test(install, package_files)
     cr_assert_eq(rc, 0, "pkg-config iohw:\n%s", out);
     cr_expect(strstr(out, "-I" IOHW_TEST_TMP "/install_files/prefix/") != NULL, "%s", out);
     cr_expect(strstr(out, "/bin/iohw") != NULL, "%s", out);
+    free(out);
+
+    /* The installed program's help names the installed documentation. */
+    rc = iohw_test_sh(&out, "'%s/prefix/bin/iohw' help", dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_expect(strstr(out, "kernel): " IOHW_TEST_TMP "/install_files/prefix/share/doc/iohw\n")
+              != NULL, "%s", out);
     free(out);
 }
 
