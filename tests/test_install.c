@@ -95,12 +95,13 @@ Test(install, example_project_runs_its_shards)
     cr_expect(strstr(out, "tconv.gen") != NULL, "%s", out);
     cr_expect(strstr(out, "tconv.shard-1-of-2") != NULL, "%s", out);
     cr_expect(strstr(out, "tconv.shard-2-of-2") != NULL, "%s", out);
-    cr_expect(strstr(out, "Total Tests: 3") != NULL, "%s", out);
+    cr_expect(strstr(out, "tconv.all") != NULL, "%s", out);
+    cr_expect(strstr(out, "Total Tests: 4") != NULL, "%s", out);
     free(out);
 
     rc = iohw_test_sh(&out, "cd '%s/build' && ctest -j2 --output-on-failure", dir);
     cr_assert_eq(rc, 0, "the example's ctest failed:\n%s", out);
-    cr_expect(strstr(out, "100% tests passed, 0 tests failed out of 3") != NULL, "%s", out);
+    cr_expect(strstr(out, "100% tests passed, 0 tests failed out of 4") != NULL, "%s", out);
     free(out);
 
     /* Each shard left its JUnit XML where the function says. */
@@ -166,5 +167,47 @@ Test(install, bad_arguments_stop_the_configuration)
                           dir, dir, dir);
     cr_expect_neq(rc, 0, "%s", out);
     cr_expect(strstr(out, "SHARDS '0' is not a positive integer") != NULL, "%s", out);
+    free(out);
+}
+
+/* A narrow backend: its shards may hold no case it claims, and pass; only
+ * the whole run (tconv.all, the merge of the shards) must compare some
+ * case.  FOR_BACKEND writes a suite inside what the backend claims. */
+Test(install, a_shard_may_be_empty_but_not_the_whole_run)
+{
+    const char *dir = IOHW_TEST_TMP "/install_narrow";
+    install_into(dir);
+    write_project(dir,
+        "set(narrow " IOHW_BACKEND_DIR "/libiohw_narrow.so)\n"
+        "iohw_add_conformance_test(NAME wide PROFILE smoke SHARDS 24 BACKEND ${narrow}\n"
+        "  ARGS --jobs 1)\n"
+        "iohw_add_conformance_test(NAME none PROFILE smoke SHARDS 2 BACKEND ${narrow}\n"
+        "  ARGS --jobs 1 --filter rank=1)\n"
+        "iohw_add_conformance_test(NAME fitted PROFILE smoke FOR_BACKEND BACKEND ${narrow}\n"
+        "  ARGS --jobs 1)");
+    char src[512];
+    snprintf(src, sizeof src, "%s/src", dir);
+    configure_and_build(dir, src);
+
+    char *out = NULL;
+    int rc = iohw_test_sh(&out, "cd '%s/build' && ctest -j2", dir);
+    cr_expect_neq(rc, 0, "nothing compared, yet ctest passed:\n%s", out);
+    const char *failed = failed_list(out);
+    cr_expect(strstr(failed, "none.all") != NULL, "none.all did not fail:\n%s", out);
+    cr_expect(strstr(failed, "none.shard") == NULL, "an empty shard failed:\n%s", out);
+    cr_expect(strstr(failed, "wide.") == NULL, "a shard of the narrow backend failed:\n%s",
+              out);
+    cr_expect(strstr(failed, "fitted.") == NULL, "%s", out);
+    free(out);
+
+    /* Some shard of 24 held no claimed case (else the test proves nothing). */
+    rc = iohw_test_sh(&out, "cd '%s/build/iohw-reports/wide' && grep -L '\"status\": \"PASS\"' "
+                      "shard-*-of-24.json", dir);
+    cr_expect(out[0] != '\0', "every shard compared some case; use more shards");
+    free(out);
+    /* The suite written for the backend holds only cases it claims. */
+    rc = iohw_test_sh(&out, "grep -c '\"status\": \"UNSUPPORTED\"' "
+                      "'%s/build/iohw-reports/fitted/shard-1-of-1.json'", dir);
+    cr_expect_eq(rc, 1, "UNSUPPORTED cases in the fitted suite:\n%s", out);
     free(out);
 }
