@@ -16,31 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "support/install.h"
 #include "support/shell.h"
-
-#define BUILD_DIR IOHW_BACKEND_DIR "/.."
-
-/* Installs the build tree into <dir>/prefix (dir emptied first). */
-static void install_into(const char *dir)
-{
-    char *out = NULL;
-    int rc = iohw_test_sh(&out, "rm -rf '%s' && mkdir -p '%s' && cmake --install '%s' "
-                          "--prefix '%s/prefix'", dir, dir, BUILD_DIR, dir);
-    cr_assert_eq(rc, 0, "cmake --install failed:\n%s", out);
-    free(out);
-}
-
-/* Configures and builds the project in src against <dir>/prefix, in
- * <dir>/build. */
-static void configure_and_build(const char *dir, const char *src)
-{
-    char *out = NULL;
-    int rc = iohw_test_sh(&out, "cmake -S '%s' -B '%s/build' -DCMAKE_PREFIX_PATH='%s/prefix' "
-                          "&& cmake --build '%s/build'", src, dir, dir, dir);
-    cr_assert_eq(rc, 0, "configuring or building %s against the install failed:\n%s", src,
-                 out);
-    free(out);
-}
 
 /* The lines of ctest's output after "The following tests FAILED:", or "". */
 static const char *failed_list(const char *out)
@@ -52,7 +29,7 @@ static const char *failed_list(const char *out)
 Test(install, package_files)
 {
     const char *dir = IOHW_TEST_TMP "/install_files";
-    install_into(dir);
+    iohw_test_install(dir);
     char *out = NULL;
     int rc = iohw_test_sh(&out, "cd '%s/prefix' && find . -type f | sort", dir);
     cr_assert_eq(rc, 0);
@@ -86,8 +63,8 @@ Test(install, package_files)
 Test(install, example_project_runs_its_shards)
 {
     const char *dir = IOHW_TEST_TMP "/install_example";
-    install_into(dir);
-    configure_and_build(dir, IOHW_SOURCE_DIR "/examples/external-backend");
+    iohw_test_install(dir);
+    iohw_test_build_project(dir, IOHW_SOURCE_DIR "/examples/external-backend");
 
     char *out = NULL;
     int rc = iohw_test_sh(&out, "cd '%s/build' && ctest -N -L iohw-smoke", dir);
@@ -132,7 +109,7 @@ static void write_project(const char *dir, const char *body)
 Test(install, wrong_backend_fails_a_shard)
 {
     const char *dir = IOHW_TEST_TMP "/install_wrong";
-    install_into(dir);
+    iohw_test_install(dir);
     /* The same backend twice: plain, and with every case waived by a
      * baseline (a path relative to the project's source folder). */
     write_project(dir,
@@ -143,7 +120,7 @@ Test(install, wrong_backend_fails_a_shard)
         "  ARGS --jobs 2 BACKEND " IOHW_BACKEND_DIR "/libiohw_fault_io_swap.so)");
     char src[512];
     snprintf(src, sizeof src, "%s/src", dir);
-    configure_and_build(dir, src);
+    iohw_test_build_project(dir, src);
 
     char *out = NULL;
     int rc = iohw_test_sh(&out, "cd '%s/build' && ctest -j2", dir);
@@ -159,7 +136,7 @@ Test(install, wrong_backend_fails_a_shard)
 Test(install, bad_arguments_stop_the_configuration)
 {
     const char *dir = IOHW_TEST_TMP "/install_bad";
-    install_into(dir);
+    iohw_test_install(dir);
     write_project(dir, "iohw_add_conformance_test(NAME bad PROFILE smoke SHARDS 0 "
                        "BACKEND libnone.so)");
     char *out = NULL;
@@ -176,7 +153,7 @@ Test(install, bad_arguments_stop_the_configuration)
 Test(install, a_shard_may_be_empty_but_not_the_whole_run)
 {
     const char *dir = IOHW_TEST_TMP "/install_narrow";
-    install_into(dir);
+    iohw_test_install(dir);
     write_project(dir,
         "set(narrow " IOHW_BACKEND_DIR "/libiohw_narrow.so)\n"
         "iohw_add_conformance_test(NAME wide PROFILE smoke SHARDS 24 BACKEND ${narrow}\n"
@@ -187,7 +164,7 @@ Test(install, a_shard_may_be_empty_but_not_the_whole_run)
         "  ARGS --jobs 1)");
     char src[512];
     snprintf(src, sizeof src, "%s/src", dir);
-    configure_and_build(dir, src);
+    iohw_test_build_project(dir, src);
 
     char *out = NULL;
     int rc = iohw_test_sh(&out, "cd '%s/build' && ctest -j2", dir);
