@@ -67,6 +67,13 @@ int iohw_cli_shrink_failures(const struct iohw_run_options *run,
 
 /* --- outputs (cli/outputs.c) -------------------------------------------- */
 
+/* The folder of path ("." when it has none or path is NULL), into buf. */
+void iohw_cli_folder_of(const char *path, char *buf, size_t n);
+
+/* Where `iohw run --shrink` writes: DIR/shrunk.h5, DIR being dir, or when
+ * NULL the folder of the report path near (NULL: the current folder). */
+void iohw_cli_shrink_path(const char *dir, const char *near, char *buf, size_t n);
+
 /* Makes the folder dir and its missing parents (as mkdir -p) and checks
  * that files can be made in it; 0, or -1 after a message naming what (e.g.
  * "the JSON report") and the folder. */

@@ -492,14 +492,7 @@ static const char *shrink_near(const run_args *a)
 static int check_outputs(const run_args *a)
 {
     char shrunk[4200];
-    const char *dir = a->o.shrink_dir;
-    if (a->o.shrink && dir == NULL) {
-        const char *near = shrink_near(a), *slash = near ? strrchr(near, '/') : NULL;
-        snprintf(shrunk, sizeof shrunk, "%.*s/shrunk.h5",
-                 slash ? (int)(slash - near) : 1, slash ? near : ".");
-    } else if (a->o.shrink) {
-        snprintf(shrunk, sizeof shrunk, "%s/shrunk.h5", dir);
-    }
+    iohw_cli_shrink_path(a->o.shrink_dir, shrink_near(a), shrunk, sizeof shrunk);
     if (iohw_cli_writable_file("the journal", a->o.journal) != 0
         || iohw_cli_writable_file("the JUnit report", a->ro.junit) != 0
         || iohw_cli_writable_file("the JSON report", a->ro.json) != 0

@@ -190,23 +190,18 @@ int iohw_cli_shrink(int argc, char **argv)
     return rc;
 }
 
-/* The folder of path ("." when it has none), into buf. */
-static void folder_of(const char *path, char *buf, size_t n)
+void iohw_cli_shrink_path(const char *dir, const char *near, char *buf, size_t n)
 {
-    const char *slash = path != NULL ? strrchr(path, '/') : NULL;
-    if (slash == NULL)
-        snprintf(buf, n, ".");
-    else if (slash == path)
-        snprintf(buf, n, "/");
-    else
-        snprintf(buf, n, "%.*s", (int)(slash - path), path);
+    char folder[4096];
+    iohw_cli_folder_of(near, folder, sizeof folder);
+    snprintf(buf, n, "%s/shrunk.h5", dir != NULL ? dir : folder);
 }
 
 int iohw_cli_shrink_failures(const iohw_run_options *run,
                              const iohw_run_results *res, const char *dir,
                              const char *near)
 {
-    char folder[4096], path[4200];
+    char path[4200];
     iohw_shrink_options o;
     iohw_error err = {{0}};
     int n = 0, bad = 0;
@@ -216,8 +211,7 @@ int iohw_cli_shrink_failures(const iohw_run_options *run,
     o.adapt_layout = run->adapt_layout;
     o.timeout = run->timeout_scaled ? 0 : run->timeout;
     o.memory_limit_mb = run->memory_limit_mb;
-    folder_of(near, folder, sizeof folder);
-    snprintf(path, sizeof path, "%s/shrunk.h5", dir != NULL ? dir : folder);
+    iohw_cli_shrink_path(dir, near, path, sizeof path);
     iohw_shrink_result *found = calloc((size_t)res->count + 1, sizeof *found);
     const iohw_case **cases = calloc((size_t)res->count + 1, sizeof *cases);
     if (found == NULL || cases == NULL) {

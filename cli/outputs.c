@@ -38,10 +38,9 @@ static int make_folders(const char *dir)
     }
 }
 
-/* The folder of path ("." when it has none), into buf. */
-static void folder_of(const char *path, char *buf, size_t n)
+void iohw_cli_folder_of(const char *path, char *buf, size_t n)
 {
-    const char *slash = strrchr(path, '/');
+    const char *slash = path != NULL ? strrchr(path, '/') : NULL;
     if (slash == NULL)
         snprintf(buf, n, ".");
     else if (slash == path)
@@ -65,7 +64,7 @@ int iohw_cli_writable_file(const char *what, const char *path)
     struct stat st;
     if (path == NULL)
         return 0;
-    folder_of(path, dir, sizeof dir);
+    iohw_cli_folder_of(path, dir, sizeof dir);
     if (iohw_cli_writable_folder(what, dir) != 0)
         return -1;
     if (stat(path, &st) != 0)
