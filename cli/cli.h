@@ -65,6 +65,46 @@ int iohw_cli_shrink_failures(const struct iohw_run_options *run,
                              const struct iohw_run_results *res,
                              const char *dir, const char *near);
 
+/* --- outputs (cli/outputs.c) -------------------------------------------- */
+
+/* The folder of path ("." when it has none or path is NULL), into buf. */
+void iohw_cli_folder_of(const char *path, char *buf, size_t n);
+
+/* Where `iohw run --shrink` writes: DIR/shrunk.h5, DIR being dir, or when
+ * NULL the folder of the report path near (NULL: the current folder). */
+void iohw_cli_shrink_path(const char *dir, const char *near, char *buf, size_t n);
+
+/* Makes the folder dir and its missing parents (as mkdir -p) and checks
+ * that files can be made in it; 0, or -1 after a message naming what (e.g.
+ * "the JSON report") and the folder. */
+int iohw_cli_writable_folder(const char *what, const char *dir);
+
+/* The same for the folder of the file path (NULL: nothing to check), and
+ * path itself when it exists: 0, or -1 after a message. */
+int iohw_cli_writable_file(const char *what, const char *path);
+
+/* --- suggestions (cli/suggest.c, cli/filter_tags.c) --------------------- */
+
+/* Of the n names, the one nearest to word by edit distance when it is
+ * close enough to be a typo of it (and not word itself), else NULL. */
+const char *iohw_cli_nearest(const char *word, const char *const *names, int n);
+
+/* The usage error for an unknown option arg of cmd: "unknown option
+ * '--backnd'; did you mean '--backend'?", the candidates being the long
+ * options that begin a line of help.  Returns IOHW_EXIT_USAGE. */
+int iohw_cli_unknown_option(const char *cmd, const char *arg, const char *help);
+
+/* After a filter selected no case: for each tag=NAME or tag!=NAME of filter
+ * that no case of the inputs (case files, suite directories) carries,
+ * prints "unknown tag 'NAME'" and the nearest tag they do carry.  Returns
+ * how many such tags it named. */
+int iohw_cli_unknown_tags(const char *filter, const char *const *inputs, int ninputs);
+
+/* The folder holding the documentation the help texts cite as docs/X.md:
+ * <prefix>/share/doc/iohw beside an installed iohw, else the source tree's
+ * docs/ (cli/docs_dir.c). */
+const char *iohw_cli_docs_dir(void);
+
 /* --- helpers (cli/main.c) ------------------------------------------------ */
 
 /* Prints "iohw: <message>" and a newline to stderr. */

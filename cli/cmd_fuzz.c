@@ -151,6 +151,8 @@ int iohw_cli_fuzz(int argc, char **argv)
                 return IOHW_EXIT_USAGE;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             o.progress = NULL;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return iohw_cli_unknown_option("fuzz", a, iohw_cli_fuzz_help);
         } else {
             return iohw_cli_usage("fuzz", "unexpected argument '%s'", a);
         }

@@ -140,9 +140,23 @@ const char iohw_cli_gen_help[] =
     "  iohw gen --profile ci --seed 7 -o ci-suite/ --threads 2\n"    "  iohw gen --profile smoke --for-backend ./libmine.so -o mine-suite/\n"
     "  iohw gen --problem 'ci=3 co=5 in=8 k=4 s=2' --definition -o def.h5\n";
 
+/* 1 when text separates keys with commas ("ci=4,co=6"): a comma followed
+ * by a word and '=' (a list value such as zp=3,0,0 has digits there). */
+static int commas_between_keys(const char *text)
+{
+    for (const char *c = strchr(text, ','); c != NULL; c = strchr(c + 1, ',')) {
+        size_t n = strspn(c + 1, "abcdefghijklmnopqrstuvwxyz_");
+        if (n > 0 && c[1 + n] == '=')
+            return 1;
+    }
+    return 0;
+}
+
 static int fail_usage_desc(const char *text, const iohw_error *e)
 {
-    return iohw_cli_usage("gen", "--problem '%s': %s", text, e->msg);
+    return iohw_cli_usage("gen", "--problem '%s': %s%s", text, e->msg,
+                          commas_between_keys(text) ? " (keys are separated by spaces, "
+                          "not commas: 'ci=4 co=6 ...')" : "");
 }
 
 /* --seed: a decimal unsigned 64-bit integer. */
@@ -337,8 +351,10 @@ static int parse_options(int argc, char **argv, gen_options *o)
         } else if (strcmp(argv[i], "--definition") == 0) {
             setenv(IOHW_ORACLE_ENV, "definition", 1);
         } else {
-            iohw_cli_usage("gen", "%s '%s'", argv[i][0] == '-' ? "unknown option"
-                           : "unexpected argument", argv[i]);
+            if (argv[i][0] == '-')
+                iohw_cli_unknown_option("gen", argv[i], iohw_cli_gen_help);
+            else
+                iohw_cli_usage("gen", "unexpected argument '%s'", argv[i]);
             return -1;
         }
     }

@@ -130,7 +130,7 @@ static int parse_args(int argc, char **argv, oracle_args *a)
         } else if (strcmp(argv[i], "--definition") == 0) {
             setenv(IOHW_ORACLE_ENV, "definition", 1);
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return iohw_cli_usage("oracle", "unknown option '%s'", argv[i]);
+            return iohw_cli_unknown_option("oracle", argv[i], iohw_cli_oracle_help);
         } else if (a->in == NULL) {
             a->in = argv[i];
         } else {

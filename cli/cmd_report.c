@@ -50,13 +50,20 @@ const char iohw_cli_report_help[] =
     "  --junit F        merge: also write JUnit XML\n"
     "  --html F         merge: also write the HTML report\n"
     "  --markdown F     merge: also write the Markdown summary\n"
+    "  --check          merge: judge the merged run as 'iohw run' judges one:\n"
+    "                   exit 1 when a case is FAIL, ERROR, CRASH, TIMEOUT or\n"
+    "                   INVALID (after the baseline), or when no case was\n"
+    "                   compared with the oracle (the shards of a narrow\n"
+    "                   backend run with --allow-empty; the whole run must\n"
+    "                   compare something)\n"
+    "  --allow-empty    merge --check: a run that compared nothing passes\n"
     "  --factor F       diff: ratio change that counts (default 4; > 1)\n"
     "  --floor R        diff: ratios below R count as R (default 1), so that\n"
     "                   rounding noise does not show as a change\n"
     "  -h, --help       this text\n"
     "\n"
-    "Exit status: merge and baseline 0, or 2 when a report cannot be read or\n"
-    "written.\n"
+    "Exit status: merge and baseline 0 (merge --check: 1 as above), or 2\n"
+    "when a report cannot be read or written.\n"
     "diff 0 when NEW has no new failure, 1 when it has, 2 on a bad report.\n"
     "\n"
     "Example:\n"
@@ -65,10 +72,28 @@ const char iohw_cli_report_help[] =
     "  iohw report merge s1.json s2.json -o all.json --html all.html\n"
     "  iohw report diff yesterday.json all.json\n";
 
+/* merge --check and --allow-empty, as bits. */
+#define CHECK 1
+#define CHECK_ALLOW_EMPTY 2
+
+/* merge --check: the exit status of the merged run, with a line saying
+ * how many cases were compared. */
+static int check_merged(iohw_run_results *r, int check)
+{
+    r->allow_empty = (check & CHECK_ALLOW_EMPTY) != 0;
+    int64_t compared = iohw_run_compared(r);
+    int status = iohw_run_exit_code(r);
+    fprintf(stderr, "iohw: report merge --check: %lld of %lld cases compared with the "
+            "oracle: %s\n", (long long)compared, (long long)r->count,
+            status == 0 ? "OK" : compared == 0 ? "FAILED: nothing was tested"
+            : "FAILED");
+    return status;
+}
+
 /* The options of `report merge` into out_opt, the reports into paths.  0,
  * or IOHW_EXIT_USAGE after a usage message. */
 static int parse_merge_args(int argc, char **argv, iohw_report_options *out_opt,
-                            const char **paths, int *npaths)
+                            const char **paths, int *npaths, int *check)
 {
     const char *cmd = "report merge";
     for (int i = 1; i < argc; i++) {
@@ -82,8 +107,12 @@ static int parse_merge_args(int argc, char **argv, iohw_report_options *out_opt,
             out_opt->html = v;
         else if ((m = iohw_cli_option(cmd, argc, argv, &i, "--markdown", NULL, &v)) != 0)
             out_opt->markdown = v;
+        else if (strcmp(argv[i], "--check") == 0)
+            *check |= CHECK;
+        else if (strcmp(argv[i], "--allow-empty") == 0)
+            *check |= CHECK_ALLOW_EMPTY;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return iohw_cli_usage(cmd, "unknown option '%s'", argv[i]);
+            return iohw_cli_unknown_option(cmd, argv[i], iohw_cli_report_help);
         else
             paths[(*npaths)++] = argv[i];
         if (m < 0)
@@ -97,7 +126,8 @@ static int parse_merge_args(int argc, char **argv, iohw_report_options *out_opt,
 
 /* Reads every report, merges them and writes the merged reports; the exit
  * status. */
-static int merge_reports(const char **paths, int npaths, const iohw_report_options *out_opt)
+static int merge_reports(const char **paths, int npaths, const iohw_report_options *out_opt,
+                         int check)
 {
     const char *cmd = "report merge";
     iohw_report *reps = calloc((size_t)npaths, sizeof *reps);
@@ -136,7 +166,7 @@ static int merge_reports(const char **paths, int npaths, const iohw_report_optio
                 (long long)replaced);
     fputc('\n', stderr);
     iohw_baseline_print_stale(merged.options.baseline, stderr);
-    status = IOHW_EXIT_OK;
+    status = check != 0 ? check_merged(&merged.results, check) : IOHW_EXIT_OK;
 done:
     for (int i = 0; i < nread; i++)
         iohw_report_free(&reps[i]);
@@ -150,14 +180,14 @@ static int cmd_merge(int argc, char **argv)
 {
     iohw_report_options out_opt = {0};
     const char **paths = calloc((size_t)argc, sizeof *paths);
-    int npaths = 0;
+    int npaths = 0, check = 0;
     if (paths == NULL) {
         iohw_cli_error("report merge: out of memory");
         return IOHW_EXIT_USAGE;
     }
-    int status = parse_merge_args(argc, argv, &out_opt, paths, &npaths);
+    int status = parse_merge_args(argc, argv, &out_opt, paths, &npaths, &check);
     if (status == 0)
-        status = merge_reports(paths, npaths, &out_opt);
+        status = merge_reports(paths, npaths, &out_opt, check);
     free(paths);
     return status;
 }
@@ -191,7 +221,7 @@ static int cmd_diff(int argc, char **argv)
             if (m < 0 || parse_positive(cmd, "--floor", v, 0, &floor) != 0)
                 return IOHW_EXIT_USAGE;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return iohw_cli_usage(cmd, "unknown option '%s'", argv[i]);
+            return iohw_cli_unknown_option(cmd, argv[i], iohw_cli_report_help);
         } else if (npaths == 2) {
             return iohw_cli_usage(cmd, "expected two reports, OLD and NEW");
         } else {
@@ -231,7 +261,7 @@ static int cmd_baseline(int argc, char **argv)
         if (m > 0)
             output = v;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return iohw_cli_usage(cmd, "unknown option '%s'", argv[i]);
+            return iohw_cli_unknown_option(cmd, argv[i], iohw_cli_report_help);
         else if (path != NULL)
             return iohw_cli_usage(cmd, "expected one report");
         else

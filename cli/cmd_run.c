@@ -160,6 +160,11 @@ const char iohw_cli_run_help[] =
     "                      reported as stale\n"
     "  -h, --help          this text\n"
     "\n"
+    "Before the first case runs, every file the run will write (the journal,\n"
+    "the reports, DIR/shrunk.h5) is checked: missing folders are made, as\n"
+    "mkdir -p does, and a path that still cannot be written stops the run at\n"
+    "once (exit status 2) with a message naming it.\n"
+    "\n"
     "Output: progress on stderr (a bar with counts and ETA on a terminal, a\n"
     "plain line every 5% or 10 s otherwise); on stdout a block for FAIL,\n"
     "ERROR, CRASH, TIMEOUT or INVALID cases (message, diagnosis, the first\n"
@@ -423,7 +428,7 @@ static int parse_args(int argc, char **argv, run_args *a, const char **inputs)
         }
         int rc = apply_option(argc, argv, &i, a);
         if (rc == NOT_AN_OPTION && arg[0] == '-' && arg[1] != '\0')
-            return iohw_cli_usage("run", "unknown option '%s'", arg);
+            return iohw_cli_unknown_option("run", arg, iohw_cli_run_help);
         if (rc == NOT_AN_OPTION)
             inputs[a->o.ninputs++] = arg;
         else if (rc != 0)
@@ -459,8 +464,10 @@ static int list_cases(const run_args *a)
         iohw_cli_error("run: %s", err.msg);
         return IOHW_EXIT_USAGE;
     }
-    if (n == 0)
+    if (n == 0) {
+        iohw_cli_unknown_tags(a->o.filter, a->o.inputs, a->o.ninputs);
         iohw_cli_error("run: no case selected");
+    }
     return IOHW_EXIT_OK;
 }
 
@@ -483,6 +490,28 @@ static int write_reports(run_args *a, const iohw_run_results *res)
     return 0;
 }
 
+/* The report whose folder --shrink without DIR writes into, or NULL. */
+static const char *shrink_near(const run_args *a)
+{
+    return a->ro.json ? a->ro.json : a->ro.html ? a->ro.html : a->ro.junit;
+}
+
+/* Every file the run will write can be written (missing folders are
+ * made): 0, or -1 after a message naming the path. */
+static int check_outputs(const run_args *a)
+{
+    char shrunk[4200];
+    iohw_cli_shrink_path(a->shrink_dir, shrink_near(a), shrunk, sizeof shrunk);
+    if (iohw_cli_writable_file("the journal", a->o.journal) != 0
+        || iohw_cli_writable_file("the JUnit report", a->ro.junit) != 0
+        || iohw_cli_writable_file("the JSON report", a->ro.json) != 0
+        || iohw_cli_writable_file("the HTML report", a->ro.html) != 0
+        || iohw_cli_writable_file("the Markdown report", a->ro.markdown) != 0
+        || iohw_cli_writable_file("the shrunk cases", a->shrink ? shrunk : NULL) != 0)
+        return -1;
+    return 0;
+}
+
 /* Runs the cases, applies the baseline, prints the summary and writes the
  * reports; returns the exit status. */
 static int run_cases(run_args *a)
@@ -495,6 +524,10 @@ static int run_cases(run_args *a)
         iohw_cli_error("run: %s", err.msg);
         return IOHW_EXIT_USAGE;
     }
+    if (check_outputs(a) != 0) {
+        iohw_baseline_free(&bl);
+        return IOHW_EXIT_USAGE;
+    }
     iohw_run_results res;
     a->ro.start_time = (int64_t)time(NULL);
     if (iohw_run(&a->o, &res, &err) != 0) {
@@ -502,7 +535,7 @@ static int run_cases(run_args *a)
         iohw_cli_error("run: %s", err.msg);
         return IOHW_EXIT_USAGE;
     }
-    if (res.count == 0)
+    if (res.count == 0 && iohw_cli_unknown_tags(a->o.filter, a->o.inputs, a->o.ninputs) >= 0)
         iohw_cli_error("run: no case selected%s", a->o.allow_empty ? "" :
                        " (nothing was tested; --allow-empty accepts that)");
     if (a->baseline != NULL) {
@@ -518,8 +551,7 @@ static int run_cases(run_args *a)
     if (write_reports(a, &res) != 0)
         rc = IOHW_EXIT_USAGE;
     if (a->shrink && iohw_cli_shrink_failures(&a->o, &res, a->shrink_dir,
-                                                a->ro.json ? a->ro.json
-                                                : a->ro.html ? a->ro.html : a->ro.junit) != 0)
+                                                shrink_near(a)) != 0)
         rc = IOHW_EXIT_USAGE;
     iohw_run_results_free(&res);
     iohw_baseline_free(&bl);

@@ -587,7 +587,7 @@ int iohw_cli_show(int argc, char **argv)
             return IOHW_EXIT_OK;
         }
         if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return iohw_cli_usage("show", "unknown option '%s'", argv[i]);
+            return iohw_cli_unknown_option("show", argv[i], iohw_cli_show_help);
         nargs++;
     }
     if (nargs == 0)

@@ -119,7 +119,7 @@ static int parse_args(int argc, char **argv, iohw_shrink_options *o,
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             o->log = NULL;
         } else if (a[0] == '-' && a[1] != '\0') {
-            return iohw_cli_usage("shrink", "unknown option '%s'", a);
+            return iohw_cli_unknown_option("shrink", a, iohw_cli_shrink_help);
         } else if (*file != NULL) {
             return iohw_cli_usage("shrink", "one case file expected, got '%s' "
                                   "and '%s'", *file, a);
@@ -190,23 +190,18 @@ int iohw_cli_shrink(int argc, char **argv)
     return rc;
 }
 
-/* The folder of path ("." when it has none), into buf. */
-static void folder_of(const char *path, char *buf, size_t n)
+void iohw_cli_shrink_path(const char *dir, const char *near, char *buf, size_t n)
 {
-    const char *slash = path != NULL ? strrchr(path, '/') : NULL;
-    if (slash == NULL)
-        snprintf(buf, n, ".");
-    else if (slash == path)
-        snprintf(buf, n, "/");
-    else
-        snprintf(buf, n, "%.*s", (int)(slash - path), path);
+    char folder[4096];
+    iohw_cli_folder_of(near, folder, sizeof folder);
+    snprintf(buf, n, "%s/shrunk.h5", dir != NULL ? dir : folder);
 }
 
 int iohw_cli_shrink_failures(const iohw_run_options *run,
                              const iohw_run_results *res, const char *dir,
                              const char *near)
 {
-    char folder[4096], path[4200];
+    char path[4200];
     iohw_shrink_options o;
     iohw_error err = {{0}};
     int n = 0, bad = 0;
@@ -216,8 +211,7 @@ int iohw_cli_shrink_failures(const iohw_run_options *run,
     o.adapt_layout = run->adapt_layout;
     o.timeout = run->timeout_scaled ? 0 : run->timeout;
     o.memory_limit_mb = run->memory_limit_mb;
-    folder_of(near, folder, sizeof folder);
-    snprintf(path, sizeof path, "%s/shrunk.h5", dir != NULL ? dir : folder);
+    iohw_cli_shrink_path(dir, near, path, sizeof path);
     iohw_shrink_result *found = calloc((size_t)res->count + 1, sizeof *found);
     const iohw_case **cases = calloc((size_t)res->count + 1, sizeof *cases);
     if (found == NULL || cases == NULL) {
@@ -236,17 +230,20 @@ int iohw_cli_shrink_failures(const iohw_run_options *run,
             continue;
         }
         cases[n] = &found[n].minimal_case;
-        iohw_shrink_print(&found[n], &o, path, stdout);
         n++;
     }
-    if (n > 0 && iohw_shrink_write(path, cases, n, &err) != 0) {
+    /* Each outcome names the file only once the file is written. */
+    int written = n > 0 && iohw_shrink_write(path, cases, n, &err) == 0;
+    if (n > 0 && !written) {
         iohw_cli_error("run: --shrink: %s", err.msg);
         bad = 1;
-    } else if (n > 0) {
-        printf("%d minimal case%s written to %s\n", n, n == 1 ? "" : "s", path);
     }
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        iohw_shrink_print(&found[i], &o, written ? path : NULL, stdout);
         iohw_shrink_result_free(&found[i]);
+    }
+    if (written)
+        printf("%d minimal case%s written to %s\n", n, n == 1 ? "" : "s", path);
     free(found);
     free(cases);
     return bad ? -1 : 0;

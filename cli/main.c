@@ -72,7 +72,10 @@ static void print_overview(FILE *f)
             "  --version    the version, the backend ABI and the case schema\n"
             "\n"
             "Run 'iohw help SUBCOMMAND' for the options of one subcommand.\n"
-            "Exit status: 0 success, 1 failing cases (run), 2 bad usage or bad input.\n");
+            "Exit status: 0 success, 1 failing cases (run), 2 bad usage or bad input.\n"
+            "\n"
+            "Documentation (the docs/X.md the help texts cite; start with\n"
+            "WRITING_A_BACKEND.md to test your own kernel): %s\n", iohw_cli_docs_dir());
 }
 
 /* --- helpers shared by the subcommands ---------------------------------- */
@@ -156,6 +159,17 @@ int iohw_cli_default_threads(void)
 
 /* --- help and dispatch --------------------------------------------------- */
 
+/* 1 when the help of c shows "iohw NAME ACTION" (report merge, ...), so
+ * its text explains the action too. */
+static int names_action(const iohw_cli_command *c, const char *action)
+{
+    char usage[256];
+    snprintf(usage, sizeof usage, "iohw %s %s", c->name, action);
+    const char *at = strstr(c->help, usage);
+    size_t n = strlen(usage);
+    return action[0] != '-' && at != NULL && strchr(" |\n", at[n]) != NULL;
+}
+
 static int cmd_help(int argc, char **argv)
 {
     if (argc < 2) {
@@ -166,9 +180,11 @@ static int cmd_help(int argc, char **argv)
         fputs(help_help, stdout);
         return IOHW_EXIT_OK;
     }
-    if (argc > 2)
-        return iohw_cli_usage("help", "expected one subcommand, got %d arguments", argc - 1);
     const iohw_cli_command *c = find_command(argv[1]);
+    if (argc > 3 || (argc == 3 && (c == NULL || !names_action(c, argv[2]))))
+        return iohw_cli_usage("help", "expected a subcommand and at most one of its "
+                              "actions (as 'iohw help report merge'), got '%s %s'",
+                              argv[1], argv[2]);
     if (c == NULL) {
         iohw_cli_error("help: unknown subcommand '%s'", argv[1]);
         fprintf(stderr, "Try 'iohw help' for the list.\n");
@@ -176,6 +192,19 @@ static int cmd_help(int argc, char **argv)
     }
     fputs(c->help, stdout);
     return IOHW_EXIT_OK;
+}
+
+/* "unknown subcommand 'rn'; did you mean 'run'?" */
+static void unknown_command(const char *name)
+{
+    const char *names[NCOMMANDS];
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        names[i] = commands[i].name;
+    const char *near = iohw_cli_nearest(name, names, (int)NCOMMANDS);
+    if (near != NULL)
+        iohw_cli_error("unknown subcommand '%s'; did you mean '%s'?", name, near);
+    else
+        iohw_cli_error("unknown subcommand '%s'", name);
 }
 
 int main(int argc, char **argv)
@@ -200,7 +229,7 @@ int main(int argc, char **argv)
         if (name[0] == '-')
             iohw_cli_error("unknown option '%s'", name);
         else
-            iohw_cli_error("unknown subcommand '%s'", name);
+            unknown_command(name);
         fprintf(stderr, "Try 'iohw help'.\n");
         return IOHW_EXIT_USAGE;
     }

@@ -133,6 +133,31 @@ static void append_options(char *buf, size_t n, size_t *len,
     }
 }
 
+extern char **environ;
+
+/* For the exec backend (libiohw_exec*.so), which is told its program by
+ * the environment: every IOHW_EXEC_* variable set now, as NAME=VALUE
+ * (the value quoted for the shell) and a blank, so the command runs as
+ * pasted. */
+static void append_exec_env(char *buf, size_t n, size_t *len, const char *backend)
+{
+    const char *base = backend != NULL ? strrchr(backend, '/') : NULL;
+    base = base != NULL ? base + 1 : backend;
+    if (base == NULL || strncmp(base, "libiohw_exec", strlen("libiohw_exec")) != 0)
+        return;
+    for (char **e = environ; e != NULL && *e != NULL; e++) {
+        const char *eq = strchr(*e, '=');
+        char name[64];
+        if (strncmp(*e, "IOHW_EXEC_", 10) != 0 || eq == NULL
+            || (size_t)(eq - *e) >= sizeof name)
+            continue;
+        snprintf(name, sizeof name, "%.*s=", (int)(eq - *e), *e);
+        append(buf, n, len, name);
+        append_word(buf, n, len, eq + 1);
+        append(buf, n, len, " ");
+    }
+}
+
 int iohw_repro_format(const iohw_repro_options *o, const iohw_result *r,
                       char *buf, int n)
 {
@@ -140,6 +165,7 @@ int iohw_repro_format(const iohw_repro_options *o, const iohw_result *r,
         return -1;
     size_t len = 0, cap = (size_t)n;
     buf[0] = '\0';
+    append_exec_env(buf, cap, &len, o != NULL ? o->backend : NULL);
     append(buf, cap, &len, "iohw run --backend ");
     append_word(buf, cap, &len,
                 o != NULL && o->backend != NULL ? o->backend : "LIB");

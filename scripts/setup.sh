@@ -4,6 +4,10 @@
 #   scripts/setup.sh            build and test dependencies, and the
 #                               third-party libraries iohw's adapters wrap
 #   scripts/setup.sh --backends the same (kept for older instructions)
+#   scripts/setup.sh --minimal  only what iohw alone builds with: the
+#                               compiler, CMake and HDF5 (configure with
+#                               -DIOHW_BUILD_TESTS=OFF -DIOHW_BUILD_BENCH=OFF
+#                               -DIOHW_JS=OFF; the adapters are skipped)
 # (libxnnpack-dev's header includes pthreadpool.h, which Debian ships in
 # libpthreadpool-dev without making the one depend on the other.)
 set -euo pipefail
@@ -13,6 +17,10 @@ packages=(gcc g++ make cmake pkg-config libhdf5-dev hdf5-tools libcriterion-dev
           libdnnl-dev libxnnpack-dev libpthreadpool-dev libtorch-dev
           libarmnn-dev libarmnn-cpuref-backend22 python3-torch clang
           libclang-rt-14-dev)
+
+if [[ ${1:-} == --minimal ]]; then
+  packages=(gcc make cmake pkg-config libhdf5-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -71,14 +71,24 @@ static void expect_query_error(const iohw_loaded_backend *lb, const char *desc)
     cr_expect_str_not_empty(iohw_backend_last_error(lb), "no reason for '%s'", desc);
 }
 
-Test(exec, fails_every_query_when_no_command_is_set)
+/* Without a program nothing is claimed: UNSUPPORTED with the reason
+ * docs/EXEC_PROTOCOL.md gives. */
+static void expect_refused_without_command(const char *command, const char *why)
 {
     iohw_loaded_backend lb;
-    load_exec(NULL, &lb);
-    expect_query_error(&lb, "ci=2 co=3 in=4x4 k=3");
-    cr_expect(strstr(iohw_backend_last_error(&lb), "IOHW_EXEC_COMMAND") != NULL,
-              "%s", iohw_backend_last_error(&lb));
+    iohw_desc d;
+    iohw_error err;
+    load_exec(command, &lb);
+    cr_assert_eq(iohw_desc_parse("ci=2 co=3 in=4x4 k=3", &d, &err), 0, "%s", err.msg);
+    cr_expect_eq(lb.table->supports(lb.ctx, &d.p), IOHW_UNSUPPORTED);
+    cr_expect_str_eq(iohw_backend_last_error(&lb), why);
     iohw_backend_unload(&lb);
+}
+
+Test(exec, refuses_every_problem_when_no_command_is_set)
+{
+    expect_refused_without_command(NULL, "IOHW_EXEC_COMMAND is not set");
+    expect_refused_without_command(" ", "IOHW_EXEC_COMMAND is empty");
 }
 
 Test(exec, a_query_that_fails_is_an_error_asked_once_per_class)

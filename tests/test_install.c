@@ -16,31 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "support/install.h"
 #include "support/shell.h"
-
-#define BUILD_DIR IOHW_BACKEND_DIR "/.."
-
-/* Installs the build tree into <dir>/prefix (dir emptied first). */
-static void install_into(const char *dir)
-{
-    char *out = NULL;
-    int rc = iohw_test_sh(&out, "rm -rf '%s' && mkdir -p '%s' && cmake --install '%s' "
-                          "--prefix '%s/prefix'", dir, dir, BUILD_DIR, dir);
-    cr_assert_eq(rc, 0, "cmake --install failed:\n%s", out);
-    free(out);
-}
-
-/* Configures and builds the project in src against <dir>/prefix, in
- * <dir>/build. */
-static void configure_and_build(const char *dir, const char *src)
-{
-    char *out = NULL;
-    int rc = iohw_test_sh(&out, "cmake -S '%s' -B '%s/build' -DCMAKE_PREFIX_PATH='%s/prefix' "
-                          "&& cmake --build '%s/build'", src, dir, dir, dir);
-    cr_assert_eq(rc, 0, "configuring or building %s against the install failed:\n%s", src,
-                 out);
-    free(out);
-}
 
 /* The lines of ctest's output after "The following tests FAILED:", or "". */
 static const char *failed_list(const char *out)
@@ -52,13 +29,15 @@ static const char *failed_list(const char *out)
 Test(install, package_files)
 {
     const char *dir = IOHW_TEST_TMP "/install_files";
-    install_into(dir);
+    iohw_test_install(dir);
     char *out = NULL;
     int rc = iohw_test_sh(&out, "cd '%s/prefix' && find . -type f | sort", dir);
     cr_assert_eq(rc, 0);
     const char *files[] = {"./bin/iohw", "./include/iohw/backend.h", "/iohwConfig.cmake",
                            "/iohwConfigVersion.cmake", "/iohwTargets.cmake",
-                           "/iohwConformance.cmake", "./share/pkgconfig/iohw.pc"};
+                           "/iohwConformance.cmake", "./share/pkgconfig/iohw.pc",
+                           "./share/doc/iohw/WRITING_A_BACKEND.md",
+                           "./share/doc/iohw/README.md"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         cr_expect(strstr(out, files[i]) != NULL, "%s not installed; installed:\n%s", files[i],
                   out);
@@ -72,13 +51,20 @@ Test(install, package_files)
     cr_expect(strstr(out, "-I" IOHW_TEST_TMP "/install_files/prefix/") != NULL, "%s", out);
     cr_expect(strstr(out, "/bin/iohw") != NULL, "%s", out);
     free(out);
+
+    /* The installed program's help names the installed documentation. */
+    rc = iohw_test_sh(&out, "'%s/prefix/bin/iohw' help", dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_expect(strstr(out, "kernel): " IOHW_TEST_TMP "/install_files/prefix/share/doc/iohw\n")
+              != NULL, "%s", out);
+    free(out);
 }
 
 Test(install, example_project_runs_its_shards)
 {
     const char *dir = IOHW_TEST_TMP "/install_example";
-    install_into(dir);
-    configure_and_build(dir, IOHW_SOURCE_DIR "/examples/external-backend");
+    iohw_test_install(dir);
+    iohw_test_build_project(dir, IOHW_SOURCE_DIR "/examples/external-backend");
 
     char *out = NULL;
     int rc = iohw_test_sh(&out, "cd '%s/build' && ctest -N -L iohw-smoke", dir);
@@ -86,12 +72,13 @@ Test(install, example_project_runs_its_shards)
     cr_expect(strstr(out, "tconv.gen") != NULL, "%s", out);
     cr_expect(strstr(out, "tconv.shard-1-of-2") != NULL, "%s", out);
     cr_expect(strstr(out, "tconv.shard-2-of-2") != NULL, "%s", out);
-    cr_expect(strstr(out, "Total Tests: 3") != NULL, "%s", out);
+    cr_expect(strstr(out, "tconv.all") != NULL, "%s", out);
+    cr_expect(strstr(out, "Total Tests: 4") != NULL, "%s", out);
     free(out);
 
     rc = iohw_test_sh(&out, "cd '%s/build' && ctest -j2 --output-on-failure", dir);
     cr_assert_eq(rc, 0, "the example's ctest failed:\n%s", out);
-    cr_expect(strstr(out, "100% tests passed, 0 tests failed out of 3") != NULL, "%s", out);
+    cr_expect(strstr(out, "100% tests passed, 0 tests failed out of 4") != NULL, "%s", out);
     free(out);
 
     /* Each shard left its JUnit XML where the function says. */
@@ -122,7 +109,7 @@ static void write_project(const char *dir, const char *body)
 Test(install, wrong_backend_fails_a_shard)
 {
     const char *dir = IOHW_TEST_TMP "/install_wrong";
-    install_into(dir);
+    iohw_test_install(dir);
     /* The same backend twice: plain, and with every case waived by a
      * baseline (a path relative to the project's source folder). */
     write_project(dir,
@@ -133,7 +120,7 @@ Test(install, wrong_backend_fails_a_shard)
         "  ARGS --jobs 2 BACKEND " IOHW_BACKEND_DIR "/libiohw_fault_io_swap.so)");
     char src[512];
     snprintf(src, sizeof src, "%s/src", dir);
-    configure_and_build(dir, src);
+    iohw_test_build_project(dir, src);
 
     char *out = NULL;
     int rc = iohw_test_sh(&out, "cd '%s/build' && ctest -j2", dir);
@@ -149,7 +136,7 @@ Test(install, wrong_backend_fails_a_shard)
 Test(install, bad_arguments_stop_the_configuration)
 {
     const char *dir = IOHW_TEST_TMP "/install_bad";
-    install_into(dir);
+    iohw_test_install(dir);
     write_project(dir, "iohw_add_conformance_test(NAME bad PROFILE smoke SHARDS 0 "
                        "BACKEND libnone.so)");
     char *out = NULL;
@@ -157,5 +144,47 @@ Test(install, bad_arguments_stop_the_configuration)
                           dir, dir, dir);
     cr_expect_neq(rc, 0, "%s", out);
     cr_expect(strstr(out, "SHARDS '0' is not a positive integer") != NULL, "%s", out);
+    free(out);
+}
+
+/* A narrow backend: its shards may hold no case it claims, and pass; only
+ * the whole run (tconv.all, the merge of the shards) must compare some
+ * case.  FOR_BACKEND writes a suite inside what the backend claims. */
+Test(install, a_shard_may_be_empty_but_not_the_whole_run)
+{
+    const char *dir = IOHW_TEST_TMP "/install_narrow";
+    iohw_test_install(dir);
+    write_project(dir,
+        "set(narrow " IOHW_BACKEND_DIR "/libiohw_narrow.so)\n"
+        "iohw_add_conformance_test(NAME wide PROFILE smoke SHARDS 24 BACKEND ${narrow}\n"
+        "  ARGS --jobs 1)\n"
+        "iohw_add_conformance_test(NAME none PROFILE smoke SHARDS 2 BACKEND ${narrow}\n"
+        "  ARGS --jobs 1 --filter rank=1)\n"
+        "iohw_add_conformance_test(NAME fitted PROFILE smoke FOR_BACKEND BACKEND ${narrow}\n"
+        "  ARGS --jobs 1)");
+    char src[512];
+    snprintf(src, sizeof src, "%s/src", dir);
+    iohw_test_build_project(dir, src);
+
+    char *out = NULL;
+    int rc = iohw_test_sh(&out, "cd '%s/build' && ctest -j2", dir);
+    cr_expect_neq(rc, 0, "nothing compared, yet ctest passed:\n%s", out);
+    const char *failed = failed_list(out);
+    cr_expect(strstr(failed, "none.all") != NULL, "none.all did not fail:\n%s", out);
+    cr_expect(strstr(failed, "none.shard") == NULL, "an empty shard failed:\n%s", out);
+    cr_expect(strstr(failed, "wide.") == NULL, "a shard of the narrow backend failed:\n%s",
+              out);
+    cr_expect(strstr(failed, "fitted.") == NULL, "%s", out);
+    free(out);
+
+    /* Some shard of 24 held no claimed case (else the test proves nothing). */
+    rc = iohw_test_sh(&out, "cd '%s/build/iohw-reports/wide' && grep -L '\"status\": \"PASS\"' "
+                      "shard-*-of-24.json", dir);
+    cr_expect(out[0] != '\0', "every shard compared some case; use more shards");
+    free(out);
+    /* The suite written for the backend holds only cases it claims. */
+    rc = iohw_test_sh(&out, "grep -c '\"status\": \"UNSUPPORTED\"' "
+                      "'%s/build/iohw-reports/fitted/shard-1-of-1.json'", dir);
+    cr_expect_eq(rc, 1, "UNSUPPORTED cases in the fitted suite:\n%s", out);
     free(out);
 }

@@ -215,8 +215,8 @@ typedef struct run_misuse {
 static run_misuse run_misuses[] = {
     {"a baseline that cannot be read", "naive", "--baseline /nonexistent/bl.txt",
      "/nonexistent/bl.txt"},
-    {"a report that cannot be written", "naive", "--html /nonexistent/r.html",
-     "HTML report /nonexistent/r.html"},
+    {"a report that cannot be written", "naive", "--html /dev/null/r.html",
+     "HTML report in '/dev/null'"},
     {"--junit without a path", "", "--junit", ""},
 };
 

@@ -361,8 +361,9 @@ static int exec_supports(void *ctx, const iohw_problem *p)
     if (c == NULL)
         return IOHW_UNSUPPORTED;
     if (!c->cmd_ok) {
+        /* No program: nothing is claimed (docs/EXEC_PROTOCOL.md). */
         iohw_error_set(&c->err, "%s", c->cmd_why);
-        return IOHW_BACKEND_ERROR;
+        return IOHW_UNSUPPORTED;
     }
     if (skeleton_check(p, &c->err) != 0 || layouts_taken(c, p) != IOHW_OK ||
         quant_declared(c, p) != IOHW_OK)
