@@ -261,8 +261,9 @@ static void verdict_head(FILE *f, const iohw_verdict *v, const char *headline)
     (void)v;
     fputs("<section id=\"verdict\">\n<h2>Verdict: ", f);
     text(f, headline);
-    fputs("</h2>\n<table><tr><th class=\"num\">failures</th><th>group</th>"
-          "<th>meaning</th><th>smallest case</th></tr>\n", f);
+    fputs("</h2>\n<table class=\"groups\"><tr><th class=\"num\">failures</th>"
+          "<th>group</th><th class=\"meaning\">meaning</th><th>smallest case</th>"
+          "</tr>\n", f);
 }
 
 static void verdict_row(FILE *f, const iohw__verdict_row *row)
@@ -271,13 +272,13 @@ static void verdict_row(FILE *f, const iohw__verdict_row *row)
     const iohw_result *s = row->smallest;
     fprintf(f, "<tr><td class=\"num\">%lld</td><td>", (long long)g->count);
     text(f, g->label);
-    fputs("</td><td>", f);
+    fputs("</td><td class=\"meaning\">", f);
     text(f, g->meaning);
     fputs("</td><td><span class=\"mono\">", f);
     text(f, s->case_id[0] != '\0' ? s->case_id : s->file);
     fprintf(f, "</span> (%.0f multiply-adds)", g->smallest_macs);
     if (row->repro[0] != '\0') {
-        fputs("<pre>", f);
+        fputs("<pre class=\"repro\">", f);
         text(f, row->repro);
         fputs("</pre>", f);
     }
