@@ -221,11 +221,12 @@ static void write_failure(FILE *f, const iohw_run_results *r, int64_t i,
     text(f, c->file);
     fputs("</p>\n", f);
     if (c->elements > 0) {
-        fprintf(f, "<p>%lld of %lld elements mismatch (%lld unwritten); worst error ",
+        char worst[256];
+        iohw_result_worst_error(c, worst, sizeof worst);
+        fprintf(f, "<p>%lld of %lld elements mismatch (%lld unwritten); ",
                 (long long)c->mismatches, (long long)c->elements, (long long)c->unwritten);
-        ratio_text(f, c);
-        fprintf(f, " u&middot;err_bound%s.</p>\n",
-                c->exact ? "; an exact case (bit equality required)" : "");
+        text(f, worst);
+        fprintf(f, "%s.</p>\n", c->exact ? "; an exact case (bit equality required)" : "");
     }
     if (c->npoints > 0) {
         fputs("<table><tr><th>n</th><th>c</th><th>d</th><th>h</th><th>w</th>"

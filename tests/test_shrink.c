@@ -379,6 +379,48 @@ Test(shrink, the_command_writes_a_case_that_iohw_run_fails)
     iohw_test_sh(NULL, "rm -rf '%s' '%s' '%s'", dir, out, file);
 }
 
+/* A minimal case with one-hot data (fill=onehot) is read back whole: its
+ * descriptor parses, the verdict counts its multiply-adds (not 0), and its
+ * message says how wrong the output is where the oracle's sum is exactly 0
+ * (not "worst error inf u*err_bound"). */
+Test(shrink, a_one_hot_minimal_case_reports_its_work_and_its_error)
+{
+    char backend[512], file[512], out[512], want[160];
+    iohw_shrink_options o;
+    iohw_shrink_result r;
+    iohw_desc d;
+    iohw_error err = {{0}};
+    char *text = NULL;
+    setup("fault_no_flip", "onehot", backend, file, &o);
+    cr_assert_eq(iohw_shrink_case(&o, file, "big", &r, &err), 0, "%s", err.msg);
+    cr_assert_str_eq(r.minimal_case.fill, "onehot", "%s", r.minimal_case.descriptor);
+    cr_assert_eq(iohw_desc_parse(r.minimal_case.descriptor, &d, &err), 0, "%s", err.msg);
+    cr_expect_str_eq(d.fill, "onehot");
+
+    /* Multiply-adds by hand: every x element meets every tap of its group. */
+    const iohw_problem *p = &r.minimal_case.p;
+    long long macs = (long long)p->batch * p->in_channels * (p->out_channels / p->groups);
+    for (uint32_t a = 0; a < p->rank; a++)
+        macs *= (long long)p->in_size[a] * p->kernel[a];
+    cr_assert_gt(macs, 0);
+    snprintf(want, sizeof want, ", %lld multiply-adds)", macs);
+
+    snprintf(out, sizeof out, "%s/onehot-min-%d.h5", IOHW_TEST_TMP, (int)getpid());
+    const iohw_case *one = &r.minimal_case;
+    cr_assert_eq(iohw_shrink_write(out, &one, 1, &err), 0, "%s", err.msg);
+    int rc = iohw_test_sh(&text, "'%s' run --backend '%s' '%s'", IOHW_BIN,
+                          backend, out);
+    cr_expect_eq(rc, 1, "%s", text);
+    cr_expect(strstr(text, want) != NULL, "want '%s' in:\n%s", want, text);
+    cr_expect(strstr(text, " 0 multiply-adds") == NULL, "%s", text);
+    cr_expect(strstr(text, "inf u*err_bound") == NULL, "%s", text);
+    cr_expect(strstr(text, "(absolute) where exactly 0 is expected") != NULL, "%s", text);
+    free(text);
+    iohw_shrink_result_free(&r);
+    unlink(file);
+    unlink(out);
+}
+
 /* Three failures of one cause (kernel flipped) are one group of the
  * verdict: `iohw run --shrink` shrinks one of them, the smallest, and
  * writes one minimal case, not three identical ones. */
