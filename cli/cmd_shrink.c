@@ -1,7 +1,9 @@
 /*
  * cli/cmd_shrink.c - `iohw shrink --backend LIB.so FILE --id CASE`: reduce
  * a failing case to a minimal one that fails the same way
- * (explore/shrink.h), and `iohw run --shrink`'s pass over a run's failures.
+ * (explore/shrink.h), and `iohw run --shrink`'s pass over a run's failures:
+ * one case per group of failures of the verdict, so one cause gives one
+ * minimal case.
  */
 #include "cli/cli.h"
 
@@ -11,6 +13,7 @@
 
 #include "harness/run.h"
 #include "explore/shrink.h"
+#include "judge/verdict.h"
 
 #define NUMBER_(x) #x
 #define NUMBER(x) NUMBER_(x)
@@ -197,12 +200,21 @@ void iohw_cli_shrink_path(const char *dir, const char *near, char *buf, size_t n
     snprintf(buf, n, "%s/shrunk.h5", dir != NULL ? dir : folder);
 }
 
+/* The case --shrink starts from for each group of failures (judge/
+ * verdict.h: one cause, one group): the group's smallest; none (-1) for a
+ * group of INVALID files, which cannot be shrunk. */
+static int64_t group_case(const iohw_run_results *res, const iohw_verdict_group *g)
+{
+    return res->items[g->smallest].status == IOHW_RESULT_INVALID ? -1 : g->smallest;
+}
+
 int iohw_cli_shrink_failures(const iohw_run_options *run,
                              const iohw_run_results *res, const char *dir,
                              const char *near)
 {
     char path[4200];
     iohw_shrink_options o;
+    iohw_verdict v;
     iohw_error err = {{0}};
     int n = 0, bad = 0;
 
@@ -212,19 +224,24 @@ int iohw_cli_shrink_failures(const iohw_run_options *run,
     o.timeout = run->timeout_scaled ? 0 : run->timeout;
     o.memory_limit_mb = run->memory_limit_mb;
     iohw_cli_shrink_path(dir, near, path, sizeof path);
-    iohw_shrink_result *found = calloc((size_t)res->count + 1, sizeof *found);
-    const iohw_case **cases = calloc((size_t)res->count + 1, sizeof *cases);
-    if (found == NULL || cases == NULL) {
-        free(found);
-        free(cases);
+    if (iohw_verdict_build(res, &v) != 0) {
         iohw_cli_error("run: --shrink: out of memory");
         return -1;
     }
-    for (int64_t i = 0; i < res->count; i++) {
-        const iohw_result *r = &res->items[i];
-        if (!iohw_result_status_bad(r->status) || r->status == IOHW_RESULT_INVALID)
+    iohw_shrink_result *found = calloc((size_t)v.count + 1, sizeof *found);
+    const iohw_case **cases = calloc((size_t)v.count + 1, sizeof *cases);
+    if (found == NULL || cases == NULL) {
+        free(found);
+        free(cases);
+        iohw_verdict_free(&v);
+        iohw_cli_error("run: --shrink: out of memory");
+        return -1;
+    }
+    for (int k = 0; k < v.count; k++) {
+        int64_t i = group_case(res, &v.groups[k]);
+        if (i < 0)
             continue;
-        if (iohw_shrink_result_of(&o, r, &found[n], &err) != 0) {
+        if (iohw_shrink_result_of(&o, &res->items[i], &found[n], &err) != 0) {
             iohw_cli_error("run: --shrink: %s", err.msg);
             bad = 1;
             continue;
@@ -232,6 +249,7 @@ int iohw_cli_shrink_failures(const iohw_run_options *run,
         cases[n] = &found[n].minimal_case;
         n++;
     }
+    iohw_verdict_free(&v);
     /* Each outcome names the file only once the file is written. */
     int written = n > 0 && iohw_shrink_write(path, cases, n, &err) == 0;
     if (n > 0 && !written) {

@@ -104,6 +104,9 @@ int iohw_fill_inputs(const iohw_problem *p, const char *fill, uint64_t seed,
         return iohw_error_prefix(err, "fill");
     if (fill == NULL)
         return iohw_error_set(err, "fill: argument fill is NULL");
+    if (iohw_fill_recorded(fill))
+        return iohw_error_set(err, "fill: '%s' is recorded by iohw shrink, not "
+                              "generated", fill);
     if (!iohw_fill_known(fill))
         return iohw_error_set(err, "fill: unknown fill '%s'", fill);
     if (x == NULL)

@@ -73,20 +73,19 @@ static const kind_rules *rules_of(const iohw_case *c)
 /* A FAIL without a message (a quantized comparison writes its own). */
 static void describe_failure(iohw_result *r)
 {
+    char worst[256];
     if (r->message[0] != '\0')
         return;
+    iohw_result_worst_error(r, worst, sizeof worst);
     if (r->unwritten > 0)
         snprintf(r->message, sizeof r->message,
                  "%lld of %lld output elements outside the tolerance, %lld of "
-                 "them never written; worst error %.3g u*err_bound",
-                 (long long)r->mismatches, (long long)r->elements,
-                 (long long)r->unwritten, r->worst_ratio);
+                 "them never written; %s", (long long)r->mismatches,
+                 (long long)r->elements, (long long)r->unwritten, worst);
     else
         snprintf(r->message, sizeof r->message,
-                 "%lld of %lld output elements outside the tolerance; worst "
-                 "error %.3g u*err_bound",
-                 (long long)r->mismatches, (long long)r->elements,
-                 r->worst_ratio);
+                 "%lld of %lld output elements outside the tolerance; %s",
+                 (long long)r->mismatches, (long long)r->elements, worst);
 }
 
 void iohw_judge(const iohw_case *c, const void *y, const void *sentinel_bits,

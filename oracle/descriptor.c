@@ -76,6 +76,11 @@ int iohw_fill_known(const char *name)
     return iohw_fill_is_quant(name);
 }
 
+int iohw_fill_recorded(const char *name)
+{
+    return name != NULL && strcmp(name, "onehot") == 0;
+}
+
 /*
  * Numbers.
  */
@@ -379,10 +384,11 @@ static int parse_fill(const token tok[K_COUNT], const int seen[K_COUNT],
 {
     if (seen[K_FILL]) {
         if (iohw__desc_copy_word(&tok[K_FILL], r->fill, sizeof r->fill) != 0 ||
-            !iohw_fill_known(r->fill))
+            !(iohw_fill_known(r->fill) || iohw_fill_recorded(r->fill)))
             return iohw__desc_tok_error(err, &tok[K_FILL], "unknown fill (exact, normal, "
                              "uniform, cancel, range, special, zeros, "
-                             "subnormal, ties, huge; quantized: qrandom)");
+                             "subnormal, ties, huge; quantized: qrandom; "
+                             "written by iohw shrink: onehot)");
     }
     if (seen[K_SEED] && parse_seed(&tok[K_SEED], &r->seed, err) != 0)
         return -1;

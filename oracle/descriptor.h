@@ -20,7 +20,7 @@
 
 typedef struct iohw_desc {
     iohw_problem p;  /* finished and validated by iohw_desc_parse */
-    char fill[16];   /* one of iohw_fill_names() */
+    char fill[16];   /* one of iohw_fill_names(), or a recorded fill */
     uint64_t seed;
 } iohw_desc;
 
@@ -53,5 +53,9 @@ const char *const *iohw_fill_names(void);
 int iohw_fill_known(const char *name);
 /* 1 for a fill of quantized problems (qrandom). */
 int iohw_fill_is_quant(const char *name);
+/* 1 for a fill a case file records but no generator makes: "onehot", the
+ * one-hot inputs of a case `iohw shrink` wrote.  A descriptor may name it
+ * (it parses, so the case's problem is read back); generating it fails. */
+int iohw_fill_recorded(const char *name);
 
 #endif

@@ -221,11 +221,12 @@ static void write_failure(FILE *f, const iohw_run_results *r, int64_t i,
     text(f, c->file);
     fputs("</p>\n", f);
     if (c->elements > 0) {
-        fprintf(f, "<p>%lld of %lld elements mismatch (%lld unwritten); worst error ",
+        char worst[256];
+        iohw_result_worst_error(c, worst, sizeof worst);
+        fprintf(f, "<p>%lld of %lld elements mismatch (%lld unwritten); ",
                 (long long)c->mismatches, (long long)c->elements, (long long)c->unwritten);
-        ratio_text(f, c);
-        fprintf(f, " u&middot;err_bound%s.</p>\n",
-                c->exact ? "; an exact case (bit equality required)" : "");
+        text(f, worst);
+        fprintf(f, "%s.</p>\n", c->exact ? "; an exact case (bit equality required)" : "");
     }
     if (c->npoints > 0) {
         fputs("<table><tr><th>n</th><th>c</th><th>d</th><th>h</th><th>w</th>"
@@ -261,8 +262,9 @@ static void verdict_head(FILE *f, const iohw_verdict *v, const char *headline)
     (void)v;
     fputs("<section id=\"verdict\">\n<h2>Verdict: ", f);
     text(f, headline);
-    fputs("</h2>\n<table><tr><th class=\"num\">failures</th><th>group</th>"
-          "<th>meaning</th><th>smallest case</th></tr>\n", f);
+    fputs("</h2>\n<table class=\"groups\"><tr><th class=\"num\">failures</th>"
+          "<th>group</th><th class=\"meaning\">meaning</th><th>smallest case</th>"
+          "</tr>\n", f);
 }
 
 static void verdict_row(FILE *f, const iohw__verdict_row *row)
@@ -271,13 +273,13 @@ static void verdict_row(FILE *f, const iohw__verdict_row *row)
     const iohw_result *s = row->smallest;
     fprintf(f, "<tr><td class=\"num\">%lld</td><td>", (long long)g->count);
     text(f, g->label);
-    fputs("</td><td>", f);
+    fputs("</td><td class=\"meaning\">", f);
     text(f, g->meaning);
     fputs("</td><td><span class=\"mono\">", f);
     text(f, s->case_id[0] != '\0' ? s->case_id : s->file);
     fprintf(f, "</span> (%.0f multiply-adds)", g->smallest_macs);
     if (row->repro[0] != '\0') {
-        fputs("<pre>", f);
+        fputs("<pre class=\"repro\">", f);
         text(f, row->repro);
         fputs("</pre>", f);
     }

@@ -43,6 +43,9 @@ const char iohw__html_css[] =
     "details.case summary{cursor:pointer}details.case .body{display:flex;gap:18px;"
     "flex-wrap:wrap;margin:6px 0}details.case pre{white-space:pre-wrap;"
     "word-break:break-all;background:#f6f8fa;padding:6px;margin:4px 0}\n"
+    "table.groups{width:100%}table.groups .meaning{min-width:16em}"
+    "table.groups pre.repro{white-space:pre-wrap;overflow-wrap:anywhere;"
+    "word-break:break-all;background:#f6f8fa;padding:6px;margin:4px 0}\n"
     ".muted{color:#6b747c}#case-table tr[hidden]{display:none}\n"
     "svg text{font:11px system-ui,sans-serif;fill:#39424a}\n";
 

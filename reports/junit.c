@@ -72,12 +72,14 @@ static void write_details(FILE *f, const iohw_run_results *r, int64_t i,
     iohw__xml_text(f, "\ntags: ", 0);
     iohw__xml_text(f, c->tags, 0);
     fputc('\n', f);
-    if (c->elements > 0)
-        fprintf(f, "mismatches: %lld of %lld elements (%lld unwritten), worst "
-                   "error %.3g u*err_bound%s\n",
+    if (c->elements > 0) {
+        iohw_result_worst_error(c, line, sizeof line);
+        fprintf(f, "mismatches: %lld of %lld elements (%lld unwritten), ",
                 (long long)c->mismatches, (long long)c->elements,
-                (long long)c->unwritten, c->worst_ratio,
-                c->exact ? " (exact case: bit equality required)" : "");
+                (long long)c->unwritten);
+        iohw__xml_text(f, line, 0);
+        fputs(c->exact ? " (exact case: bit equality required)\n" : "\n", f);
+    }
     for (int k = 0; k < c->npoints && k < IOHW_RESULT_POINTS; k++) {
         const iohw_point *p = &c->points[k];
         fprintf(f, "  at (n=%lld, c=%lld, d=%lld, h=%lld, w=%lld): expected %.9g, "

@@ -1,10 +1,11 @@
 /*
  * results/result.c - names, meanings and badness of the result statuses,
  * all generated from IOHW_RESULT_STATUS_MAP (results/result.h) so that the
- * three never drift; and a result's repro command.
+ * three never drift; a result's repro command and its worst error.
  */
 #include "results/result.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,4 +206,37 @@ int iohw_result_rounded(const iohw_result *r)
 {
     return r != NULL && r->status == IOHW_RESULT_PASS &&
            strstr(r->message, IOHW_RESULT_NOTE_ROUNDING) != NULL;
+}
+
+/* The recorded mismatch with a non-finite value, else the one with the
+ * largest error where exactly 0 is expected; NULL when neither. */
+static const iohw_point *infinite_point(const iohw_result *r)
+{
+    const iohw_point *zero = NULL;
+    for (int k = 0; k < r->npoints && k < IOHW_RESULT_POINTS; k++) {
+        const iohw_point *p = &r->points[k];
+        if (!isfinite(p->got) || !isfinite(p->expected))
+            return p;
+        if (p->expected == 0.0 && p->got != 0.0 &&
+            (zero == NULL || fabs(p->got) > fabs(zero->got)))
+            zero = p;
+    }
+    return zero;
+}
+
+void iohw_result_worst_error(const iohw_result *r, char *buf, size_t n)
+{
+    const iohw_point *p = isinf(r->worst_ratio) ? infinite_point(r) : NULL;
+    if (!isinf(r->worst_ratio))
+        snprintf(buf, n, "worst error %.3g u*err_bound", r->worst_ratio);
+    else if (r->unwritten > 0)
+        snprintf(buf, n, "worst error: elements never written");
+    else if (p == NULL)
+        snprintf(buf, n, "worst error inf u*err_bound");
+    else if (!isfinite(p->got) || !isfinite(p->expected))
+        snprintf(buf, n, "worst error: got %.9g where %.9g is expected",
+                 p->got, p->expected);
+    else
+        snprintf(buf, n, "worst error %.3g (absolute) where exactly 0 is "
+                 "expected (err_bound 0: no error allowed)", fabs(p->got));
 }

@@ -167,6 +167,13 @@ int iohw_result_flushed(const iohw_result *r);
  * IOHW_RESULT_NOTE_ROUNDING, after an adapted-layout note if any). */
 int iohw_result_rounded(const iohw_result *r);
 
+/* The worst error of a compared result in words: "worst error 3.2
+ * u*err_bound"; when the ratio is infinite, what made it so, read from its
+ * first mismatches: elements never written, a non-finite value ("got inf
+ * where 2 is expected"), or the largest absolute error where exactly 0 is
+ * expected (err_bound 0: an exact case's one-hot data, say). */
+void iohw_result_worst_error(const iohw_result *r, char *buf, size_t n);
+
 /* Every dtype's IOHW_SUBNORMALS_FLUSH_BIT. */
 #define IOHW_SUBNORMALS_FLUSH_ALL                                           \
     (IOHW_SUBNORMALS_FLUSH_BIT(IOHW_F32) | IOHW_SUBNORMALS_FLUSH_BIT(IOHW_F64) | \

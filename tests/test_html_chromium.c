@@ -3,6 +3,7 @@
  * headless Chromium loads a report full of hostile strings, failures with
  * heat maps and a baseline, and tests/check_html.sh checks that the page's
  * script ran to its end without errors and that nothing was fetched.
+ * A verdict with a very long repro line and long meanings renders too.
  * Skipped when /usr/bin/chromium is not installed.
  */
 #include <criterion/criterion.h>
@@ -87,6 +88,75 @@ Test(html_chromium, renders_a_hostile_report_without_errors, .timeout = 300)
     run_check(html, 1);
     iohw_baseline_free(&bl);
     remove(html);
+}
+
+/* The verdict table with a very long repro line (a deep backend path with
+ * no space to break at) and the longest meanings of the diagnosis table:
+ * the page still renders without errors, with the rules that keep the
+ * meaning column readable and wrap the repro in its cell. */
+Test(html_chromium, renders_a_verdict_with_a_long_repro_and_meaning, .timeout = 300)
+{
+    if (access("/usr/bin/chromium", X_OK) != 0)
+        cr_skip_test("/usr/bin/chromium is not installed");
+    static const char *const diag[] = {
+        "matches the oracle with weight I and O exchanged",
+        "matches the oracle with input and output channels of the groups "
+        "interleaved, bias included",
+    };
+    enum { N = 4 };
+    static iohw_result it[N];
+    for (int i = 0; i < N; i++) {
+        iohw_result *r = &it[i];
+        memset(r, 0, sizeof *r);
+        r->status = IOHW_RESULT_FAIL;
+        snprintf(r->case_id, sizeof r->case_id, "ct2d.long.%04d", i);
+        snprintf(r->file, sizeof r->file, "suite/f.h5");
+        snprintf(r->descriptor, sizeof r->descriptor, "%s", D1);
+        snprintf(r->diagnosis, sizeof r->diagnosis, "%s", diag[i % 2]);
+        snprintf(r->message, sizeof r->message, "1 of 480 output elements "
+                 "outside the tolerance");
+        r->elements = 480;
+        r->mismatches = 1;
+        r->worst_ratio = 1e5;
+    }
+    char path[1200];
+    int len = snprintf(path, sizeof path, "/opt");
+    while (len < 900)
+        len += snprintf(path + len, sizeof path - (size_t)len,
+                        "/a-folder-name-with-no-space-to-break-at");
+    snprintf(path + len, sizeof path - (size_t)len, "/libmine.so");
+    iohw_run_results r = {.items = it, .count = N, .seconds = 1.0};
+    snprintf(r.backend_name, sizeof r.backend_name, "mine");
+
+    char html[512], png[512];
+    snprintf(html, sizeof html, "%s/chromium-long-%d.html", IOHW_TEST_TMP, (int)getpid());
+    snprintf(png, sizeof png, "%s/chromium-long-%d.png", IOHW_TEST_TMP, (int)getpid());
+    iohw_report_options o = {.html = html, .backend_path = path,
+                             .start_time = 1796209786};
+    iohw_error err = {{0}};
+    cr_assert_eq(iohw_reports_write(&r, &o, &err), 0, "%s", err.msg);
+
+    FILE *f = fopen(html, "r");
+    cr_assert_not_null(f);
+    static char page[1 << 20];
+    size_t n = fread(page, 1, sizeof page - 1, f);
+    fclose(f);
+    page[n] = '\0';
+    cr_expect_not_null(strstr(page, "<pre class=\"repro\">iohw run --backend /opt/a-folder"));
+    cr_expect_not_null(strstr(page, "<td class=\"meaning\">"));
+    cr_expect_not_null(strstr(page, "table.groups pre.repro{white-space:pre-wrap;"));
+
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "bash '%s/tests/check_html.sh' '%s' '%s'",
+             IOHW_SOURCE_DIR, html, png);
+    int st = system(cmd);
+    cr_assert(WIFEXITED(st), "check_html.sh did not exit");
+    if (WEXITSTATUS(st) == 77)
+        cr_skip_test("chromium is not installed");
+    cr_expect_eq(WEXITSTATUS(st), 0, "check_html.sh failed on %s", html);
+    cr_expect_eq(access(png, R_OK), 0, "no screenshot %s", png);
+    remove(html);
+    remove(png);
 }
 
 Test(html_chromium, notices_a_page_whose_script_fails, .timeout = 300)

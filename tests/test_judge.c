@@ -7,6 +7,7 @@
  * when the run declares the rounding it used.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,4 +163,44 @@ Test(judge, a_quantized_rounding_bug_fails_and_is_named_unless_declared)
     cr_expect_eq(r.status, IOHW_RESULT_FAIL, "%s", r.message);
     free(y);
     iohw_case_free(&c);
+}
+
+/* The worst error in words (results/result.h): a finite ratio as a ratio,
+ * an infinite one by what made it infinite. */
+static iohw_result worst_case(double ratio, double expected, double got)
+{
+    iohw_result r;
+    memset(&r, 0, sizeof r);
+    r.status = IOHW_RESULT_FAIL;
+    r.elements = 4, r.mismatches = 2, r.npoints = 2;
+    r.worst_ratio = ratio;
+    r.points[0] = (iohw_point){0, {0, 0, 0, 0, 0}, 1.0, 1.5, 1e-6};
+    r.points[1] = (iohw_point){1, {0, 0, 0, 0, 1}, expected, got, 0.0};
+    return r;
+}
+
+Test(judge, the_worst_error_says_why_it_is_infinite)
+{
+    char buf[256];
+    iohw_result r = worst_case(12.5, 0.0, 0.25);
+    iohw_result_worst_error(&r, buf, sizeof buf);
+    cr_expect_str_eq(buf, "worst error 12.5 u*err_bound");
+
+    r = worst_case(INFINITY, 0.0, -0.25);
+    iohw_result_worst_error(&r, buf, sizeof buf);
+    cr_expect_str_eq(buf, "worst error 0.25 (absolute) where exactly 0 is "
+                          "expected (err_bound 0: no error allowed)");
+
+    r = worst_case(INFINITY, 2.0, INFINITY);
+    iohw_result_worst_error(&r, buf, sizeof buf);
+    cr_expect_str_eq(buf, "worst error: got inf where 2 is expected");
+
+    r = worst_case(INFINITY, 0.0, -0.25);
+    r.unwritten = 1;
+    iohw_result_worst_error(&r, buf, sizeof buf);
+    cr_expect_str_eq(buf, "worst error: elements never written");
+
+    r = worst_case(INFINITY, 3.0, 2.0);   /* the cause was not recorded */
+    iohw_result_worst_error(&r, buf, sizeof buf);
+    cr_expect_str_eq(buf, "worst error inf u*err_bound");
 }

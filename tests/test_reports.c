@@ -239,6 +239,31 @@ Test(html, is_self_contained_and_escapes_what_results_say)
     free(h);
 }
 
+/* The verdict table (issue: its meaning column wrapped one word per line
+ * and a long repro ran past the right edge): the meaning cells and the repro
+ * blocks carry classes whose rules give the column a minimum width and let
+ * the repro wrap inside its cell. */
+Test(html, the_verdict_keeps_the_meaning_readable_and_wraps_the_repro)
+{
+    iohw_run_results r = sample();
+    iohw_report_options o = sample_options();
+    char *h = render(iohw_report_html, &r, &o);
+    const char *verdict = strstr(h, "<section id=\"verdict\">");
+    cr_assert_not_null(verdict);
+    const char *end = strstr(verdict, "</section>");
+    cr_assert_not_null(end);
+    cr_expect_not_null(strstr(h, "table.groups .meaning{min-width:16em}"));
+    cr_expect_not_null(strstr(h, "table.groups pre.repro{white-space:pre-wrap;"
+                                 "overflow-wrap:anywhere;word-break:break-all;"));
+    const char *table = strstr(verdict, "<table class=\"groups\">");
+    cr_expect(table != NULL && table < end, "no table.groups in the verdict");
+    const char *meaning = strstr(verdict, "<td class=\"meaning\">");
+    cr_expect(meaning != NULL && meaning < end, "no meaning cell in the verdict");
+    const char *repro = strstr(verdict, "<pre class=\"repro\">iohw run --backend");
+    cr_expect(repro != NULL && repro < end, "no repro block in the verdict");
+    free(h);
+}
+
 /* --- writing files -------------------------------------------------------- */
 
 Test(write, names_the_file_it_cannot_write)

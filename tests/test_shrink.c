@@ -379,6 +379,98 @@ Test(shrink, the_command_writes_a_case_that_iohw_run_fails)
     iohw_test_sh(NULL, "rm -rf '%s' '%s' '%s'", dir, out, file);
 }
 
+/* A minimal case with one-hot data (fill=onehot) is read back whole: its
+ * descriptor parses, the verdict counts its multiply-adds (not 0), and its
+ * message says how wrong the output is where the oracle's sum is exactly 0
+ * (not "worst error inf u*err_bound"). */
+Test(shrink, a_one_hot_minimal_case_reports_its_work_and_its_error)
+{
+    char backend[512], file[512], out[512], want[160];
+    iohw_shrink_options o;
+    iohw_shrink_result r;
+    iohw_desc d;
+    iohw_error err = {{0}};
+    char *text = NULL;
+    setup("fault_no_flip", "onehot", backend, file, &o);
+    cr_assert_eq(iohw_shrink_case(&o, file, "big", &r, &err), 0, "%s", err.msg);
+    cr_assert_str_eq(r.minimal_case.fill, "onehot", "%s", r.minimal_case.descriptor);
+    cr_assert_eq(iohw_desc_parse(r.minimal_case.descriptor, &d, &err), 0, "%s", err.msg);
+    cr_expect_str_eq(d.fill, "onehot");
+
+    /* Multiply-adds by hand: every x element meets every tap of its group. */
+    const iohw_problem *p = &r.minimal_case.p;
+    long long macs = (long long)p->batch * p->in_channels * (p->out_channels / p->groups);
+    for (uint32_t a = 0; a < p->rank; a++)
+        macs *= (long long)p->in_size[a] * p->kernel[a];
+    cr_assert_gt(macs, 0);
+    snprintf(want, sizeof want, ", %lld multiply-adds)", macs);
+
+    snprintf(out, sizeof out, "%s/onehot-min-%d.h5", IOHW_TEST_TMP, (int)getpid());
+    const iohw_case *one = &r.minimal_case;
+    cr_assert_eq(iohw_shrink_write(out, &one, 1, &err), 0, "%s", err.msg);
+    int rc = iohw_test_sh(&text, "'%s' run --backend '%s' '%s'", IOHW_BIN,
+                          backend, out);
+    cr_expect_eq(rc, 1, "%s", text);
+    cr_expect(strstr(text, want) != NULL, "want '%s' in:\n%s", want, text);
+    cr_expect(strstr(text, " 0 multiply-adds") == NULL, "%s", text);
+    cr_expect(strstr(text, "inf u*err_bound") == NULL, "%s", text);
+    cr_expect(strstr(text, "(absolute) where exactly 0 is expected") != NULL, "%s", text);
+    free(text);
+    iohw_shrink_result_free(&r);
+    unlink(file);
+    unlink(out);
+}
+
+/* Three failures of one cause (kernel flipped) are one group of the
+ * verdict: `iohw run --shrink` shrinks one of them, the smallest, and
+ * writes one minimal case, not three identical ones. */
+Test(shrink, run_shrink_gives_one_minimal_case_per_cause)
+{
+    static const char *const desc[3] = {
+        "n=2 ci=4 co=6 g=2 in=4x5 k=3x3 s=2x2 bias=1 dt=f32 seed=5",
+        "ci=2 co=2 in=4x4 k=3x3 dt=f32 seed=6",
+        "ci=3 co=2 in=5x4 k=2x3 s=2 dt=f32 seed=7",
+    };
+    char backend[512], file[512], dir[600];
+    iohw_case c[3];
+    const iohw_case *all[3];
+    iohw_error err = {{0}};
+    char *text = NULL;
+    for (int i = 0; i < 3; i++) {
+        iohw_desc d;
+        char id[16];
+        snprintf(id, sizeof id, "case%d", i);
+        cr_assert_eq(iohw_desc_parse(desc[i], &d, &err), 0, "%s", err.msg);
+        cr_assert_eq(iohw_make_case(&d, id, NULL, 1, &c[i], &err), 0, "%s", err.msg);
+        all[i] = &c[i];
+    }
+    snprintf(file, sizeof file, "%s/shrink-cause-%d.h5", IOHW_TEST_TMP, (int)getpid());
+    cr_assert_eq(iohw_shrink_write(file, all, 3, &err), 0, "%s", err.msg);
+    for (int i = 0; i < 3; i++)
+        iohw_case_free(&c[i]);
+    backend_path("fault_no_flip", backend, sizeof backend);
+    snprintf(dir, sizeof dir, "%s/cause-%d", IOHW_TEST_TMP, (int)getpid());
+    int rc = iohw_test_sh(&text, "rm -rf '%s' && mkdir '%s' && '%s' run --backend "
+                          "'%s' '%s' --quiet --shrink='%s'", dir, dir, IOHW_BIN,
+                          backend, file, dir);
+    cr_expect_eq(rc, 1, "%s", text);
+    cr_expect(strstr(text, "all 3 failures match kernel flipped") != NULL, "%s", text);
+    cr_expect(strstr(text, "shrunk case 'case1' of") != NULL, "%s", text);
+    cr_expect(strstr(text, "shrunk case 'case0'") == NULL, "%s", text);
+    cr_expect(strstr(text, "shrunk case 'case2'") == NULL, "%s", text);
+    cr_expect(strstr(text, "1 minimal case written to") != NULL, "%s", text);
+    free(text);
+
+    char shrunk[700];
+    snprintf(shrunk, sizeof shrunk, "%s/shrunk.h5", dir);
+    iohw_case_file *f = iohw_case_file_open(shrunk, &err);
+    cr_assert_not_null(f, "%s", err.msg);
+    cr_expect_eq(iohw_case_file_count(f), 1);
+    cr_expect_str_eq(iohw_case_file_id(f, 0), "case1-min");
+    iohw_case_file_close(f, NULL);
+    iohw_test_sh(NULL, "rm -rf '%s' '%s'", dir, file);
+}
+
 Test(shrink, the_command_refuses_a_passing_case)
 {
     char backend[512], file[512];
