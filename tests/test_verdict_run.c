@@ -1,7 +1,7 @@
 /*
  * tests/test_verdict_run.c - the bug first, end to end: the bundled I/O-swap
- * fault over the smoke profile opens its summary and its reports with one
- * group holding every failure and prints at most 11 failure blocks (the
+ * fault over the smoke profile closes its summary and opens its reports
+ * with one group holding every failure and prints at most 11 failure blocks (the
  * first of the group and --show 10 more), saying where the rest are; two
  * faults' results together give two groups, largest first.
  */
@@ -103,13 +103,14 @@ Test(verdict_run, io_swap_over_smoke_is_one_group_and_at_most_11_blocks, .timeou
              (long long)(bad - blocks));
     cr_expect(strstr(out, line) != NULL, "no '%s' in\n%s", line, out);
 
-    /* The summary opens with the verdict, before the tables. */
+    /* The summary closes with the verdict, after the tables (the last
+     * lines, tests/test_run_summary.c). */
     snprintf(line, sizeof line, "verdict: all %lld failures match weight I and O exchanged",
              (long long)bad);
     const char *verdict = strstr(out, line);
     cr_expect(verdict != NULL, "no '%s' in\n%s", line, out);
-    cr_expect(verdict == NULL || strstr(verdict, "\nstatus ") != NULL,
-              "the verdict is not before the status table");
+    cr_expect(verdict == NULL || strstr(verdict, "\nstatus ") == NULL,
+              "the verdict is not after the status table");
     snprintf(line, sizeof line, "  %lld x weight I and O exchanged\n    your kernel reads "
              "the weight as OIHW", (long long)bad);
     cr_expect(strstr(out, line) != NULL, "no '%s' in\n%s", line, out);
