@@ -15,8 +15,7 @@
 #include "reports/reports.h"
 #include "support/shell.h"
 
-/* The smoke suite test_verdict_run.c writes too (the same command under
- * the same lock: one of them writes it). */
+/* The smoke suite test_verdict_run.c uses too (one of them writes it). */
 #define DIR IOHW_TEST_TMP "/verdict-smoke"
 #define NARROW IOHW_BACKEND_DIR "/libiohw_narrow.so"
 #define OP_IGNORED IOHW_BACKEND_DIR "/libiohw_fault_op_ignored.so"
@@ -24,10 +23,7 @@
 
 static void make_smoke(void)
 {
-    int rc = iohw_test_sh(NULL, "mkdir -p '%s' && flock '%s/verdict-smoke.lock' sh -c "
-                          "\"test -f '%s/manifest.txt' || '%s' gen --profile smoke -o '%s' "
-                          "> /dev/null\"", IOHW_TEST_TMP, IOHW_TEST_TMP, DIR, IOHW_BIN, DIR);
-    cr_assert_eq(rc, 0, "gen --profile smoke");
+    iohw_test_smoke(IOHW_BIN, DIR);
 }
 
 /* Runs `iohw run --backend LIB SUITE --jobs 2 EXTRA` with stdout alone

@@ -18,11 +18,7 @@
 
 static void make_smoke(void)
 {
-    /* The tests run in parallel: one of them writes the suite. */
-    int rc = iohw_test_sh(NULL, "mkdir -p '%s' && flock '%s/verdict-smoke.lock' sh -c "
-                          "\"test -f '%s/manifest.txt' || '%s' gen --profile smoke -o '%s' "
-                          "> /dev/null\"", IOHW_TEST_TMP, IOHW_TEST_TMP, DIR, IOHW_BIN, DIR);
-    cr_assert_eq(rc, 0, "gen --profile smoke");
+    iohw_test_smoke(IOHW_BIN, DIR);
 }
 
 /* Runs fault `name` over the smoke suite (filter: NULL or a --filter
