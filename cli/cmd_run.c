@@ -127,8 +127,10 @@ const char iohw_cli_run_help[] =
     "  --show N            failure blocks: the first of each group of failures,\n"
     "                      then at most N more (default 10; -1: all); the\n"
     "                      reports keep every one\n"
-    "  --tags              the summary's table by tag lists every tag (by\n"
-    "                      default only the tags with a case not PASS)\n"
+    "  --tags              the summary's table by tag, printed on any run,\n"
+    "                      lists every tag (by default the table comes only\n"
+    "                      on a failed run without --quiet, with only the\n"
+    "                      tags with a case not PASS)\n"
     "  --repeat N          a performance run, as benchdnn's performance mode:\n"
     "                      call run() N times on each claimed case (1 to\n"
     "                      " NUMBER(IOHW_RUN_REPEAT_MAX) "; the first call's output is judged, a later\n"
@@ -144,8 +146,9 @@ const char iohw_cli_run_help[] =
     "                      --jobs 1 on a quiet machine for figures to compare\n"
     "  --no-speed-reference  with --repeat, do not time the reference (no\n"
     "                      ratio; the run takes less time)\n"
-    "  --quiet             no progress output (failure blocks and the summary\n"
-    "                      are still printed)\n"
+    "  --quiet             no progress output and no table by tag (failure\n"
+    "                      blocks and the rest of the summary are still\n"
+    "                      printed)\n"
     "  --junit F           write JUnit XML to F (one testsuite per category);\n"
     "                      default: Bazel's XML_OUTPUT_FILE when it is set\n"
     "  --json F            write the JSON report to F (docs/REPORT_FORMAT.md;\n"
@@ -167,14 +170,17 @@ const char iohw_cli_run_help[] =
     "mkdir -p does, and a path that still cannot be written stops the run at\n"
     "once (exit status 2) with a message naming it.\n"
     "\n"
-    "Output: progress on stderr (a bar with counts and ETA on a terminal, a\n"
-    "plain line every 5% or 10 s otherwise); on stdout a block for FAIL,\n"
-    "ERROR, CRASH, TIMEOUT or INVALID cases (message, diagnosis, the first\n"
-    "mismatching points as n c d h w expected got diff bound, and a __REPRO:\n"
-    "line with the command that runs just that case; see --show), then the\n"
-    "verdict (the failures grouped by diagnosis, largest group first, each\n"
-    "with its meaning and its smallest case), a table by status and a table\n"
-    "by tag.\n"
+    "Output: progress on stderr (a bar with counts and ETA on a terminal; a\n"
+    "plain line a minute and one at the end otherwise); on stdout a block for\n"
+    "FAIL, ERROR, CRASH, TIMEOUT or INVALID cases (message, diagnosis, the\n"
+    "first mismatching points as n c d h w expected got diff bound, and a\n"
+    "__REPRO: line with the command that runs just that case; see --show),\n"
+    "then a table by status, a table by tag (see --tags), and the verdict\n"
+    "last: the failures grouped by diagnosis, largest group first, each with\n"
+    "its meaning and its smallest case; the count of cases compared, with\n"
+    "advice when more than half are UNSUPPORTED ('iohw gen --for-backend'\n"
+    "writes a suite inside what the backend claims); and a closing line, OK\n"
+    "or FAILED with the verdict's headline.\n"
     "\n"
     "Statuses: PASS; FAIL (output beyond the tolerance, or never written; a\n"
     "quantized case (dtype s8 or u8) must match exactly, any element off by one\n"
@@ -332,7 +338,13 @@ static int set_no_diagnose(run_args *a, const char *v) { (void)v; a->o.diagnose 
 static int set_allow_empty(run_args *a, const char *v) { (void)v; a->o.allow_empty = 1; return 0; }
 static int set_all_tags(run_args *a, const char *v) { (void)v; a->o.all_tags = 1; return 0; }
 static int set_adapt_layout(run_args *a, const char *v) { (void)v; a->o.adapt_layout = 1; return 0; }
-static int set_quiet(run_args *a, const char *v) { (void)v; a->o.progress = IOHW_PROGRESS_NONE; return 0; }
+static int set_quiet(run_args *a, const char *v)
+{
+    (void)v;
+    a->o.progress = IOHW_PROGRESS_NONE;
+    a->o.quiet = 1;
+    return 0;
+}
 static int set_no_speed_reference(run_args *a, const char *v) { (void)v; a->o.speed_reference = 0; return 0; }
 static int set_claim_coverage(run_args *a, const char *v) { (void)v; a->claim_coverage = 1; return 0; }
 static int set_subnormals(run_args *a, const char *v)

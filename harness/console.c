@@ -16,8 +16,10 @@
 
 #define BAR_WIDTH 24
 #define BAR_PERIOD_NS 100000000LL        /* at most 10 redraws a second */
-#define LINE_PERIOD_NS 10000000000LL     /* a plain line every 10 s ... */
-#define LINE_FRACTION 20                 /* ... or every 5% */
+/* A plain line (stderr not a terminal: a log, a CI job) every minute, so
+ * that a long run shows it is alive, and one at the end: a run shorter
+ * than a minute writes one line. */
+#define LINE_PERIOD_NS 60000000000LL
 
 /* "1h02m", "3m05s", "12s". */
 static void format_duration(double s, char *buf, size_t n)
@@ -155,12 +157,8 @@ void iohw_console_tick(iohw_console *c)
         if (now - c->last_ns >= BAR_PERIOD_NS || c->done == c->total)
             draw_bar(c, now);
     } else if (c->mode == IOHW_PROGRESS_LINES) {
-        int64_t step = c->total / LINE_FRACTION;
-        if (step < 1)
-            step = 1;
-        if (c->done > c->last_line_done &&
-            (c->done - c->last_line_done >= step ||
-             now - c->last_line_ns >= LINE_PERIOD_NS))
+        if (c->done > c->last_line_done && c->done < c->total &&
+            now - c->last_line_ns >= LINE_PERIOD_NS)
             print_line(c, now);
     }
 }
@@ -338,17 +336,46 @@ static int any_bad(const iohw_run_results *r)
     return 0;
 }
 
-/* The last lines: how many cases were compared, and the verdict, loud when
- * nothing was tested ("nothing was tested: 195 of 195 UNSUPPORTED"). */
+/* What to do about a narrow run: when more than half of the cases are
+ * UNSUPPORTED, or --claim-coverage found the claimed cases covering less
+ * than COVERAGE_LOW_PERCENT of the pairs the backend claims, the suite
+ * mostly tests what the backend does not do; `gen --for-backend` writes
+ * one inside its claim (every claimed pair covered). */
+#define COVERAGE_LOW_PERCENT 90
+static void print_advice(const iohw_run_results *r, const int64_t *counts,
+                         FILE *out)
+{
+    const int64_t unsupported = counts[IOHW_RESULT_UNSUPPORTED];
+    const int narrow = r->count > 0 && 2 * unsupported > r->count;
+    const int low = r->claim_known && r->claim_pairs > 0 &&
+                    100 * r->claim_covered < COVERAGE_LOW_PERCENT * r->claim_pairs;
+    if (!narrow && !low)
+        return;
+    fprintf(out, "your backend claims %lld of %lld case(s) (%lld UNSUPPORTED)",
+            (long long)(r->count - unsupported), (long long)r->count,
+            (long long)unsupported);
+    if (low)
+        fprintf(out, " and they cover %.1f%% of the factor-value pairs it claims",
+                100.0 * (double)r->claim_covered / (double)r->claim_pairs);
+    fprintf(out, ": `iohw gen --profile smoke --for-backend %s -o DIR` writes a "
+            "suite inside what it claims\n", r->repro.backend != NULL
+            ? r->repro.backend : "LIB");
+}
+
+/* The last lines: how many cases were compared (and, for a narrow run,
+ * what to do about it), and the verdict, loud when nothing was tested
+ * ("nothing was tested: 195 of 195 UNSUPPORTED"); a failed run repeats
+ * the headline of the groups above. */
 static void print_verdict(const iohw_run_results *r, const int64_t *counts,
-                          FILE *out)
+                          const char *headline, FILE *out)
 {
     int64_t compared = iohw_run_compared(r);
     fprintf(out, "\ncompared with the oracle: %lld of %lld case(s)\n",
             (long long)compared, (long long)r->count);
+    print_advice(r, counts, out);
     if (any_bad(r)) {
-        fputs("FAILED: some cases are FAIL, ERROR, CRASH, TIMEOUT or "
-              "INVALID\n", out);
+        fprintf(out, "FAILED: %s (cases FAIL, ERROR, CRASH, TIMEOUT or INVALID)\n",
+                headline);
         return;
     }
     if (compared > 0) {
@@ -370,41 +397,28 @@ static void print_verdict(const iohw_run_results *r, const int64_t *counts,
     fputc('\n', out);
 }
 
-/* The verdict first: the failures grouped by diagnosis. */
-static void print_groups(const iohw_run_results *r, FILE *out)
+/* The failures grouped by diagnosis, and their headline into headline. */
+static void print_groups(const iohw_run_results *r, char *headline, size_t n,
+                         FILE *out)
 {
     iohw_verdict v;
     if (iohw_verdict_build(r, &v) != 0) {
         fputs("\n(the verdict by group is left out: out of memory)\n", out);
+        snprintf(headline, n, "some cases failed");
         return;
     }
+    iohw_verdict_headline(&v, headline, n);
     if (v.failures > 0)
         iohw_verdict_print(&v, r, &r->repro, out);
     iohw_verdict_free(&v);
 }
 
-void iohw_run_summary(const iohw_run_results *r, FILE *out)
+/* The table by tag: every tag with --tags; otherwise, on a failed run that
+ * is not --quiet, the tags with a result other than PASS. */
+static void print_tags(const iohw_run_results *r, FILE *out)
 {
-    print_groups(r, out);
-    int64_t counts[IOHW_RESULT_STATUS_COUNT] = {0};
-    for (int64_t i = 0; i < r->count; i++)
-        if ((int)r->items[i].status >= 0 &&
-            r->items[i].status < IOHW_RESULT_STATUS_COUNT)
-            counts[r->items[i].status]++;
-
-    char machine[512];
-    fprintf(out, "\nbackend: %s (%s)\nmachine: %s\n%lld case(s) in %.1f s",
-            r->backend_name, r->backend_version,
-            iohw_machine_describe(&r->machine, machine, sizeof machine),
-            (long long)r->count, r->seconds);
-    if (r->resumed > 0)
-        fprintf(out, " (%lld taken from the journal)", (long long)r->resumed);
-    fprintf(out, "\n\n%-12s %8s\n", "status", "cases");
-    for (int s = 0; s < IOHW_RESULT_STATUS_COUNT; s++)
-        fprintf(out, "%-12s %8lld\n", iohw_result_status_name((iohw_result_status)s),
-                (long long)counts[s]);
-    fprintf(out, "%-12s %8lld\n", "total", (long long)r->count);
-
+    if (!r->all_tags && (r->quiet || !any_bad(r)))
+        return;
     tag_row *rows = NULL;
     int n = 0, cap = 0;
     for (int64_t i = 0; i < r->count && n >= 0; i++)
@@ -421,6 +435,36 @@ void iohw_run_summary(const iohw_run_results *r, FILE *out)
                         (long long)rows[k].other);
     }
     free(rows);
+}
+
+/* The order puts the verdict last: the failure blocks came while the run
+ * went; then what ran and the table by status, the table by tag, notes
+ * and speed; then the groups of failures and the closing lines (compared
+ * count, advice, OK or FAILED with the headline).  The end of the output
+ * is what a terminal shows and what `tail` and CI logs keep, so the
+ * verdict is always within the last lines, however many blocks came
+ * before (tests/test_run_summary.c). */
+void iohw_run_summary(const iohw_run_results *r, FILE *out)
+{
+    int64_t counts[IOHW_RESULT_STATUS_COUNT] = {0};
+    for (int64_t i = 0; i < r->count; i++)
+        if ((int)r->items[i].status >= 0 &&
+            r->items[i].status < IOHW_RESULT_STATUS_COUNT)
+            counts[r->items[i].status]++;
+
+    char machine[512], headline[1024];
+    fprintf(out, "\nbackend: %s (%s)\nmachine: %s\n%lld case(s) in %.1f s",
+            r->backend_name, r->backend_version,
+            iohw_machine_describe(&r->machine, machine, sizeof machine),
+            (long long)r->count, r->seconds);
+    if (r->resumed > 0)
+        fprintf(out, " (%lld taken from the journal)", (long long)r->resumed);
+    fprintf(out, "\n\n%-12s %8s\n", "status", "cases");
+    for (int s = 0; s < IOHW_RESULT_STATUS_COUNT; s++)
+        fprintf(out, "%-12s %8lld\n", iohw_result_status_name((iohw_result_status)s),
+                (long long)counts[s]);
+    fprintf(out, "%-12s %8lld\n", "total", (long long)r->count);
+    print_tags(r, out);
     char claim[256];
     if (iohw_run_claim_sentence(r, claim, sizeof claim) == 0)
         fprintf(out, "\nclaimed-pair coverage: %s\n", claim);
@@ -430,5 +474,6 @@ void iohw_run_summary(const iohw_run_results *r, FILE *out)
         iohw_speed_print(&speed, r, out);
         iohw_speed_free(&speed);
     }
-    print_verdict(r, counts, out);
+    print_groups(r, headline, sizeof headline, out);
+    print_verdict(r, counts, headline, out);
 }

@@ -8,7 +8,9 @@
  *
  * Progress goes to one stream (stderr), blocks and tables to another
  * (stdout); the bar is erased before a block is printed and drawn again
- * after, so the two never mix on one line.
+ * after, so the two never mix on one line.  Plain lines (a stream that is
+ * not a terminal) come once a minute and once at the end: a short run
+ * writes one.
  */
 #ifndef IOHW_CONSOLE_H
 #define IOHW_CONSOLE_H

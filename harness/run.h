@@ -34,7 +34,7 @@
 
 /* Progress modes (iohw_run_options.progress). */
 #define IOHW_PROGRESS_BAR 1      /* a bar redrawn in place (a terminal) */
-#define IOHW_PROGRESS_LINES 0    /* plain periodic lines */
+#define IOHW_PROGRESS_LINES 0    /* a plain line a minute and one at the end */
 #define IOHW_PROGRESS_NONE (-1)  /* none (--quiet) */
 
 typedef struct iohw_run_options {
@@ -101,6 +101,9 @@ typedef struct iohw_run_options {
     int all_tags;               /* `--tags`: the summary's table by tag
                                    lists every tag; 0: only the tags with a
                                    result other than PASS */
+    int quiet;                  /* `--quiet`: the summary leaves out the
+                                   table by tag unless all_tags (progress
+                                   is set apart, in progress) */
 } iohw_run_options;
 
 /* The most calls --repeat asks for. */
@@ -135,10 +138,16 @@ void iohw_repro_options_of_run(const iohw_run_options *run,
  * backend.  Returns the number of cases listed, or -1 as iohw_run. */
 int64_t iohw_run_list(const iohw_run_options *o, FILE *out, iohw_error *err);
 
-/* Prints the summary of a run on out: the verdict (the failures grouped by
- * diagnosis, judge/verdict.h), a table by status, then a table by tag
- * (pass, fail and other counts per tag; only the tags with a count other
- * than pass unless r->all_tags). */
+/* Prints the summary of a run on out, the verdict last: what ran and a
+ * table by status; a table by tag (pass, fail and other counts per tag)
+ * on a failed run that is not r->quiet, with only the tags with a count
+ * other than pass, or with every tag, whatever the run, when r->all_tags;
+ * the notes and speed parts; the failures grouped by diagnosis
+ * (judge/verdict.h); then the compared count, advice when more than half
+ * of the cases are UNSUPPORTED or the claimed-pair coverage is below 90%
+ * ("your backend claims 26 of 300 case(s) ...: `iohw gen --profile smoke
+ * --for-backend LIB -o DIR` writes a suite inside what it claims"), and
+ * "OK: ..." or "FAILED: HEADLINE (...)" as the last line. */
 void iohw_run_summary(const iohw_run_results *r, FILE *out);
 
 #endif

@@ -128,6 +128,7 @@ int iohw__run_prepare(const iohw_run_options *o, iohw_listing *s,
     out->count = s->count;
     out->allow_empty = o->allow_empty;
     out->all_tags = o->all_tags;
+    out->quiet = o->quiet;
     return 0;
 }
 

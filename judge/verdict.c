@@ -14,6 +14,8 @@
 
 /* The longest message part a label keeps. */
 #define KEY_MESSAGE_MAX 160
+/* The most diagnoses read from one diagnosis sentence. */
+#define VERDICT_MATCHES_MAX 64
 
 static int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
 
@@ -96,9 +98,9 @@ static void fail_label(const iohw_result *r, char *label, size_t n)
         snprintf(label, n, "FAIL: no diagnosis (no misreading tried matches the output)");
 }
 
-int iohw_verdict_key(const iohw_result *r, char *label, size_t n)
+/* The label of r's group when it belongs to diagnosis d (or -1). */
+static void label_of(const iohw_result *r, int d, char *label, size_t n)
 {
-    int d = r->diagnosis[0] != '\0' ? iohw_diagnose_find(r->diagnosis) : -1;
     char msg[KEY_MESSAGE_MAX + 4];
     if (d >= 0) {
         snprintf(label, n, "%s", iohw_diagnose_name(d));
@@ -111,7 +113,34 @@ int iohw_verdict_key(const iohw_result *r, char *label, size_t n)
         snprintf(label, n, "%s: %s%s", iohw_result_status_name(r->status), msg,
                  strlen(msg) + 9 >= KEY_MESSAGE_MAX ? "..." : "");
     }
+}
+
+int iohw_verdict_key(const iohw_result *r, char *label, size_t n)
+{
+    int d = r->diagnosis[0] != '\0' ? iohw_diagnose_find(r->diagnosis) : -1;
+    label_of(r, d, label, n);
     return d;
+}
+
+int iohw_verdict_matches(const char *diagnosis, int *found, int max)
+{
+    static const char lead[] = "matches the oracle with ";
+    static const char weak[] = IOHW_DIAGNOSE_CONSISTENT;
+    static const char more[] = ", or with ";
+    const char *s = diagnosis;
+    int n = 0;
+    if (strncmp(s, lead, sizeof lead - 1) == 0)
+        s += sizeof lead - 1;
+    else if (strncmp(s, weak, sizeof weak - 1) == 0)
+        s += sizeof weak - 1;
+    for (int d; n < max && *s != '\0' && (d = iohw_diagnose_find(s)) >= 0;) {
+        found[n++] = d;
+        s += strlen(iohw_diagnose_name(d));
+        if (strncmp(s, more, sizeof more - 1) != 0)
+            break;
+        s += sizeof more - 1;
+    }
+    return n;
 }
 
 /* The multiply-adds of a result's problem, 0 when its descriptor does not
@@ -133,12 +162,13 @@ static int cmp_group(const void *a, const void *b)
     return (x->first > y->first) - (x->first < y->first);
 }
 
-/* Adds bad result i to its group, making the group when it is new; -1 when
- * memory runs out. */
-static int add_result(iohw_verdict *v, int *cap, const iohw_result *r, int64_t i)
+/* Adds bad result i to the group of diagnosis d (or of its cause when d
+ * is -1), making the group when it is new; -1 when memory runs out. */
+static int add_result(iohw_verdict *v, int *cap, const iohw_result *r, int d,
+                      int64_t i)
 {
     char label[sizeof v->groups[0].label];
-    int d = iohw_verdict_key(r, label, sizeof label);
+    label_of(r, d, label, sizeof label);
     double macs = result_macs(r);
     int k = 0;
     while (k < v->count && strcmp(v->groups[k].label, label) != 0)
@@ -169,18 +199,52 @@ static int add_result(iohw_verdict *v, int *cap, const iohw_result *r, int64_t i
     return 0;
 }
 
+/* Counts, per diagnosis, the bad results of r that it explains (names
+ * among their matches). */
+static void count_explained(const iohw_run_results *r, int64_t *explains)
+{
+    int found[VERDICT_MATCHES_MAX];
+    for (int64_t i = 0; i < r->count; i++) {
+        if (!iohw_result_status_bad(r->items[i].status))
+            continue;
+        int n = iohw_verdict_matches(r->items[i].diagnosis, found, VERDICT_MATCHES_MAX);
+        for (int k = 0; k < n; k++)
+            explains[found[k]]++;
+    }
+}
+
+/* Of the diagnoses matching res, the one explaining the most failures of
+ * the run (ties: the table's order); -1 when none matches. */
+static int best_match(const iohw_result *res, const int64_t *explains)
+{
+    int found[VERDICT_MATCHES_MAX], best = -1;
+    int n = iohw_verdict_matches(res->diagnosis, found, VERDICT_MATCHES_MAX);
+    for (int k = 0; k < n; k++)
+        if (best < 0 || explains[found[k]] > explains[best] ||
+            (explains[found[k]] == explains[best] && found[k] < best))
+            best = found[k];
+    return best;
+}
+
 int iohw_verdict_build(const iohw_run_results *r, iohw_verdict *v)
 {
     int cap = 0;
     memset(v, 0, sizeof *v);
+    int64_t *explains = calloc((size_t)iohw_diagnose_count(), sizeof *explains);
+    if (explains == NULL)
+        return -1;
+    count_explained(r, explains);
     for (int64_t i = 0; i < r->count; i++) {
         if (!iohw_result_status_bad(r->items[i].status))
             continue;
-        if (add_result(v, &cap, &r->items[i], i) != 0) {
+        int d = best_match(&r->items[i], explains);
+        if (add_result(v, &cap, &r->items[i], d, i) != 0) {
+            free(explains);
             iohw_verdict_free(v);
             return -1;
         }
     }
+    free(explains);
     if (v->count > 1)
         qsort(v->groups, (size_t)v->count, sizeof *v->groups, cmp_group);
     return 0;

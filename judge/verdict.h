@@ -4,9 +4,13 @@
  * of every report (docs/REPORT_FORMAT.md, "verdict").
  *
  * A bad result (FAIL, ERROR, CRASH, TIMEOUT, INVALID) belongs to the group
- * of the first misinterpretation its diagnosis names (judge/diagnose.h,
- * the table's order; "consistent with NAME (not checkable: ...)" counts
- * as NAME).  One without a diagnosis belongs to the group of its cause: an
+ * of a misinterpretation its diagnosis names (judge/diagnose.h; "consistent
+ * with NAME (not checkable: ...)" counts as NAME): of the names it lists,
+ * the one that explains the most bad results of the run (ties: the
+ * table's order), so that a failure several bugs explain joins the bug
+ * that explains the others too (an output_padding-dropped backend is one
+ * group, not also "pad begin and end exchanged" for the cases where the
+ * two give the same numbers).  One without a diagnosis belongs to the group of its cause: an
  * ERROR, CRASH, TIMEOUT or INVALID to "STATUS: MESSAGE" with the message
  * normalised (iohw_verdict_normalise: one exception, one group), a FAIL to
  * "FAIL: the output overflows or is NaN (no diagnosis checkable)" when its
@@ -50,9 +54,15 @@ typedef struct iohw_verdict {
 int iohw_verdict_build(const iohw_run_results *r, iohw_verdict *v);
 void iohw_verdict_free(iohw_verdict *v);
 
-/* The key of a bad result's group, as the label above; the diagnosis index
- * (or -1) is returned. */
+/* The key of a bad result's group on its own (the first diagnosis it
+ * names, without the run's counts), as the label above; the diagnosis
+ * index (or -1) is returned. */
 int iohw_verdict_key(const iohw_result *r, char *label, size_t n);
+
+/* The diagnoses a diagnosis sentence names ("matches the oracle with A,
+ * or with B", "consistent with A (not checkable: ...)", a bare name), in
+ * its order, into found (at most max); returns how many. */
+int iohw_verdict_matches(const char *diagnosis, int *found, int max);
 
 /* A message with what changes from case to case taken out, so that one
  * exception is one group: a quoted path becomes PATH, a hex number ADDR, a

@@ -35,6 +35,8 @@ typedef struct iohw_run_results {
     int allow_empty;
     iohw_repro_options repro;
     int all_tags;               /* --tags: the table by tag lists every tag */
+    int quiet;                  /* --quiet: no table by tag (unless
+                                   all_tags) */
     /* The claimed-pair coverage (docs/REPORT_FORMAT.md), set by the cli
      * after the run; claim_known 0 when it was not computed. */
     int claim_known;

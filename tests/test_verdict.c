@@ -190,6 +190,74 @@ Test(verdict, the_headline_names_the_one_diagnosis_of_every_failure)
     iohw_verdict_free(&v);
 }
 
+/* The seeded output_padding-dropped fault's picture: every failure
+ * matches "output_padding dropped", some also a padding bug named earlier
+ * in the table.  A failure several causes explain joins the cause that
+ * explains the most failures of the run: one group, not three. */
+#define OP "output_padding dropped"
+#define SWAP "matches the oracle with pad begin and end exchanged, or with "
+#define PAD_IN "matches the oracle with padding applied to the input instead of " \
+    "cropping the output, or with "
+Test(verdict, a_failure_several_causes_explain_joins_the_largest_cause)
+{
+    add(IOHW_RESULT_FAIL, MID, "1d", "matches the oracle with " OP);
+    add(IOHW_RESULT_FAIL, BIG, "2d", SWAP OP);
+    add(IOHW_RESULT_FAIL, BIG, "2d", PAD_IN OP);
+    add(IOHW_RESULT_FAIL, SMALL, "1d", SWAP OP);
+    add(IOHW_RESULT_FAIL, MID, "1d", "matches the oracle with " OP);
+
+    iohw_verdict v;
+    char line[256];
+    cr_assert_eq(iohw_verdict_build(&results, &v), 0);
+    cr_assert_eq(v.count, 1, "%d groups, the first '%s'", v.count, v.groups[0].label);
+    cr_expect_str_eq(v.groups[0].label, OP);
+    cr_expect_eq(v.groups[0].count, 5);
+    cr_expect_eq(v.groups[0].smallest, 3);
+    iohw_verdict_headline(&v, line, sizeof line);
+    cr_expect_str_eq(line, "all 5 failures match " OP);
+    iohw_verdict_free(&v);
+}
+
+/* Equal counts: the table's order decides ("kernel flipped" comes after
+ * "weight I and O exchanged"), whatever order the sentence names them. */
+Test(verdict, a_tie_between_causes_goes_to_the_table_order)
+{
+    add(IOHW_RESULT_FAIL, MID, "1d", FLIP ", or with weight I and O exchanged");
+    add(IOHW_RESULT_FAIL, MID, "1d", FLIP);
+    add(IOHW_RESULT_FAIL, MID, "1d", IO);
+
+    iohw_verdict v;
+    cr_assert_eq(iohw_verdict_build(&results, &v), 0);
+    cr_assert_eq(v.count, 2);
+    cr_expect_str_eq(v.groups[0].label, "weight I and O exchanged");
+    cr_expect_eq(v.groups[0].count, 2);
+    cr_expect_eq(v.groups[0].first, 0);
+    cr_expect_eq(v.groups[1].count, 1);
+    iohw_verdict_free(&v);
+}
+
+Test(verdict, the_matches_of_a_sentence_are_read_in_its_order)
+{
+    int found[4];
+    const int io = iohw_diagnose_find("weight I and O exchanged");
+    const int flip = iohw_diagnose_find("kernel flipped");
+    const int groups = iohw_diagnose_find("output channels of the groups interleaved, "
+                                          "bias included");
+    cr_assert(io >= 0 && flip >= 0 && groups >= 0);
+    cr_assert_eq(iohw_verdict_matches(FLIP ", or with output channels of the groups "
+                                      "interleaved, bias included, or with weight I and "
+                                      "O exchanged", found, 4), 3);
+    cr_expect_eq(found[0], flip);
+    cr_expect_eq(found[1], groups);
+    cr_expect_eq(found[2], io);
+    cr_expect_eq(iohw_verdict_matches(IOHW_DIAGNOSE_CONSISTENT "kernel flipped (not "
+                                      "checkable: the output overflows)", found, 4), 1);
+    cr_expect_eq(found[0], flip);
+    cr_expect_eq(iohw_verdict_matches("", found, 4), 0);
+    cr_expect_eq(iohw_verdict_matches("no diagnosis: out of memory", found, 4), 0);
+    cr_expect_eq(iohw_verdict_matches(IO ", or with kernel flipped", found, 1), 1);
+}
+
 Test(verdict, one_undiagnosed_group_is_not_called_a_match)
 {
     add(IOHW_RESULT_CRASH, MID, "1d", "");

@@ -39,3 +39,11 @@ int iohw_test_sh(char **out, const char *fmt, ...)
         free(buf);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
+
+void iohw_test_smoke(const char *bin, const char *dir)
+{
+    int rc = iohw_test_sh(NULL, "mkdir -p '%s' && flock '%s.lock' sh -c \"test -f "
+                          "'%s/manifest.txt' || '%s' gen --profile smoke -o '%s' > "
+                          "/dev/null\"", dir, dir, dir, bin, dir);
+    cr_assert_eq(rc, 0, "gen --profile smoke -o %s", dir);
+}

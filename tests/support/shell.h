@@ -11,4 +11,9 @@
 int iohw_test_sh(char **out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Writes the smoke suite (`BIN gen --profile smoke`) into dir unless it is
+ * there: tests running in parallel share one, the first writes it (under
+ * the lock dir.lock).  Fails the test when gen fails. */
+void iohw_test_smoke(const char *bin, const char *dir);
+
 #endif
