@@ -11,7 +11,13 @@
  *      variant's own err_bound and terms_max, never bit equality: a variant
  *      of an exact case need not be exactly representable);
  *   every variant that y matches is named, the first in the order of the
- *   table first ("matches the oracle with A, or with B").
+ *   table first ("matches the oracle with A, or with B");
+ *   3. when none matches and y is NaN or infinite where the oracle's output
+ *      is finite, a variant whose output is non-finite exactly where y is
+ *      (any kind: an accumulation that overflows may end in NaN), and which
+ *      y matches on the elements finite in both (one at least), is
+ *      "consistent with NAME (not checkable: the output overflows)"; when
+ *      two or more are, none is named (a wrong name is worse than none).
  * Cases larger than DIAGNOSE_MAX_WORK products per evaluation are not
  * diagnosed (two dozen oracle runs would take too long).
  */
@@ -522,8 +528,11 @@ static int overflows(const iohw_case *c, const void *y)
     return found;
 }
 
-/* Appends name to the sentence in line (len used of LINE_MAX). */
+/* The longest diagnosis sentence built. */
 #define SENTENCE_MAX 256
+
+/* Appends name to the sentence in line (*len of SENTENCE_MAX used; set
+ * to SENTENCE_MAX when it does not fit). */
 static void add_name(char *line, size_t *len, int first, const char *name)
 {
     int k = snprintf(line + *len, SENTENCE_MAX - *len, "%s%s",
