@@ -24,9 +24,10 @@ const char iohw_cli_oracle_help[] =
     "problem.  A bad case is reported on stderr (file, case and reason) and\n"
     "skipped; the others are still written, and the exit status is then 2.\n"
     "Prints one line per case written.  IN.h5 is first read in a child\n"
-    "process with a time limit (60 s, or IOHW_READ_TIMEOUT seconds) and a\n"
-    "memory limit (4096 MB): a file that crashes the HDF5 library, makes it\n"
-    "loop or asks for more memory is reported as by 'iohw run'.\n"
+    "process with a time limit (5 s and 1 s per MiB of the file, at most\n"
+    "60 s; or IOHW_READ_TIMEOUT seconds) and a memory limit (4096 MB): a file\n"
+    "that crashes the HDF5 library, makes it loop or asks for more memory is\n"
+    "reported as by 'iohw run'.\n"
     "\n"
     "Options:\n"
     "  IN.h5               the input case file (required)\n"
@@ -85,7 +86,7 @@ static int read_all_cases(void *arg, int fd)
 
 static int input_reads_safely(const char *in)
 {
-    iohw_guard_limits lim = iohw_guard_read_limits();
+    iohw_guard_limits lim = iohw_guard_read_limits(in);
     iohw_guard_outcome out;
     iohw_error e = {{0}};
     if (iohw_guard_run(read_all_cases, (void *)in, in, &lim, &out, &e) != 0) {

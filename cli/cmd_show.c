@@ -46,8 +46,9 @@ const char iohw_cli_show_help[] =
     "  DIR              a suite directory\n"
     "  -h, --help       this text\n"
     "\n"
-    "Each FILE or DIR is read in a child process with a time limit (60 s, or\n"
-    "IOHW_READ_TIMEOUT seconds) and a memory limit (4096 MB), so a file that\n"
+    "Each FILE or DIR is read in a child process with a time limit (5 s and\n"
+    "1 s per MiB read, at most 60 s; or IOHW_READ_TIMEOUT seconds) and a\n"
+    "memory limit (4096 MB), so a file that\n"
     "crashes the HDF5 library, makes it loop or asks for more memory is\n"
     "reported, as by 'iohw run', and the other arguments are still shown.\n"
     "\n"
@@ -545,10 +546,22 @@ static int show_child(void *arg, int fd)
     return rc != 0 ? 1 : 0;
 }
 
+/* The guarded reader's limits for FILE[:CASE_ID] or DIR (show_arg's
+ * reading of the argument). */
+static iohw_guard_limits read_limits(const char *arg)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s", arg);
+    char *colon = strrchr(path, ':');
+    if (access(arg, F_OK) != 0 && colon != NULL)
+        *colon = '\0';
+    return iohw_guard_read_limits(path);
+}
+
 static int show_guarded(const char *arg, int *first)
 {
     show_job job = {arg, *first};
-    iohw_guard_limits lim = iohw_guard_read_limits();
+    iohw_guard_limits lim = read_limits(arg);
     iohw_guard_outcome out;
     iohw_error e = {{0}};
     if (is_directory(arg) && !*first)

@@ -330,13 +330,16 @@ static int take_entries(iohw_listing *s, int64_t *cap, int fi, cursor *c,
     }
 }
 
-/* Adds file fi's selected cases, listed in a guarded child. */
+/* Adds file fi's selected cases, listed in a guarded child under lim
+ * (NULL: the file's own iohw_guard_read_limits). */
 static int add_file_isolated(iohw_listing *s, int64_t *cap, int fi,
                              const iohw_filter *filter, int shard_index,
-                             int shard_count, const iohw_guard_limits *lim,
+                             int shard_count, const iohw_guard_limits *given,
                              iohw_error *err)
 {
     const char *path = s->files[fi];
+    const iohw_guard_limits own = iohw_guard_read_limits(path);
+    const iohw_guard_limits *lim = given != NULL ? given : &own;
     list_job job = {s, fi, filter, shard_index, shard_count};
     iohw_guard_outcome out;
     if (iohw_guard_run(list_child, &job, path, lim, &out, err) != 0)
@@ -372,9 +375,8 @@ int iohw_listing_build(const char *const *inputs, int ninputs,
                        const iohw_filter *filter, int shard_index,
                        int shard_count, iohw_listing *s, iohw_error *err)
 {
-    iohw_guard_limits lim = iohw_guard_read_limits();
     return iohw_listing_build_limited(inputs, ninputs, filter, shard_index,
-                                      shard_count, &lim, s, err);
+                                      shard_count, NULL, s, err);
 }
 
 int iohw_listing_build_limited(const char *const *inputs, int ninputs,

@@ -50,8 +50,8 @@ int iohw_listing_build(const char *const *inputs, int ninputs,
                        const iohw_filter *filter, int shard_index,
                        int shard_count, iohw_listing *s, iohw_error *err);
 
-/* The same, each file listed under lim (iohw_listing_build uses
- * iohw_guard_read_limits()). */
+/* The same, each file listed under lim (NULL, as iohw_listing_build
+ * passes: each file under its own iohw_guard_read_limits(path)). */
 int iohw_listing_build_limited(const char *const *inputs, int ninputs,
                                const iohw_filter *filter, int shard_index,
                                int shard_count, const iohw_guard_limits *lim,

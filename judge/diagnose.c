@@ -11,7 +11,13 @@
  *      variant's own err_bound and terms_max, never bit equality: a variant
  *      of an exact case need not be exactly representable);
  *   every variant that y matches is named, the first in the order of the
- *   table first ("matches the oracle with A, or with B").
+ *   table first ("matches the oracle with A, or with B");
+ *   3. when none matches and y is NaN or infinite where the oracle's output
+ *      is finite, a variant whose output is non-finite exactly where y is
+ *      (any kind: an accumulation that overflows may end in NaN), and which
+ *      y matches on the elements finite in both (one at least), is
+ *      "consistent with NAME (not checkable: the output overflows)"; when
+ *      two or more are, none is named (a wrong name is worse than none).
  * Cases larger than DIAGNOSE_MAX_WORK products per evaluation are not
  * diagnosed (two dozen oracle runs would take too long).
  */
@@ -351,24 +357,70 @@ done:
     return rc;
 }
 
-/* 1 when y matches the variant within the tolerance (the rule of a
- * declared flush for a flushing variant), 0 when not, -1 when the variant
- * could not be evaluated.  sentinel_bits as in iohw_compare. */
+/* 1 when y passes against the variant (the rule of a declared flush for a
+ * flushing variant).  sentinel_bits as in iohw_compare. */
+static int passes_variant(const iohw__dg_variant *v, const variant_case *vc,
+                          const void *y, const void *sentinel_bits)
+{
+    iohw_result r;
+    memset(&r, 0, sizeof r);
+    if (v->judge_flushed)
+        iohw_compare_flushed(&vc->t, y, sentinel_bits, &r);
+    else
+        iohw_compare_float(&vc->t, y, sentinel_bits, &r);
+    return r.status == IOHW_RESULT_PASS;
+}
+
+/* 1 when y matches the variant within the tolerance, 0 when not, -1 when
+ * the variant could not be evaluated.  sentinel_bits as in iohw_compare. */
 static int matches_variant(const iohw__dg_base *b, const iohw__dg_variant *v,
                            const void *y, const void *sentinel_bits)
 {
     variant_case vc;
-    iohw_result r;
-
     if (variant_case_make(b, v, &vc) != 0)
         return -1;
-    memset(&r, 0, sizeof r);
-    if (v->judge_flushed)
-        iohw_compare_flushed(&vc.t, y, sentinel_bits, &r);
-    else
-        iohw_compare_float(&vc.t, y, sentinel_bits, &r);
+    int rc = passes_variant(v, &vc, y, sentinel_bits);
     variant_case_free(&vc);
-    return r.status == IOHW_RESULT_PASS;
+    return rc;
+}
+
+/* 1 when y is not finite exactly where the variant's output is (of any
+ * kind: an accumulation that overflows may end in NaN where the exact sum
+ * rounds to Inf) and some element is finite in both; then `checked` is y
+ * with those elements copied from the variant, so that the comparison
+ * judges the finite ones alone. */
+static int nonfinite_alike(const iohw__dg_base *b, const variant_case *vc,
+                           const void *y, void *checked)
+{
+    const iohw_dtype dt = b->p->dtype;
+    const size_t es = iohw_dtype_size(dt);
+    int64_t finite = 0;
+    for (int64_t i = 0; i < b->ny; i++) {
+        const int got = isfinite(iohw_dtype_load(dt, y, (size_t)i));
+        if (got != isfinite(iohw_dtype_load(dt, vc->yd, (size_t)i)))
+            return 0;
+        finite += got;
+        memcpy((char *)checked + (size_t)i * es,
+               (const char *)(got ? y : vc->yd) + (size_t)i * es, es);
+    }
+    return finite > 0;
+}
+
+/* Judges y against one variant: 1 when it matches; otherwise, with
+ * `checked` (room for y) given, *consistent is set when y is consistent
+ * with it (nonfinite_alike, and the finite elements pass).  -1 when the
+ * variant could not be evaluated. */
+static int judge_variant(const iohw__dg_base *b, const iohw__dg_variant *v,
+                         const void *y, void *checked, int *consistent)
+{
+    variant_case vc;
+    if (variant_case_make(b, v, &vc) != 0)
+        return -1;
+    int rc = passes_variant(v, &vc, y, NULL);
+    if (rc != 1 && checked != NULL && nonfinite_alike(b, &vc, y, checked))
+        *consistent = passes_variant(v, &vc, checked, NULL);
+    variant_case_free(&vc);
+    return rc;
 }
 
 static void variant_init(const iohw__dg_base *b, iohw__dg_variant *v)
@@ -461,12 +513,74 @@ int iohw_diagnose_quant(const iohw_case *c, const void *y, char *buf, size_t n)
     return iohw__dg_quant(&qc, y, buf, n);
 }
 
+/* 1 when y is NaN or infinite somewhere the oracle's output is finite
+ * (2 when infinite there: it overflows). */
+static int overflows(const iohw_case *c, const void *y)
+{
+    const iohw_dtype dt = c->p.dtype;
+    const int64_t n = iohw_problem_y_count(&c->p);
+    int found = 0;
+    for (int64_t i = 0; i < n && found < 2; i++) {
+        const double g = iohw_dtype_load(dt, y, (size_t)i);
+        if (!isfinite(g) && isfinite(iohw_dtype_load(dt, c->y, (size_t)i)))
+            found = isinf(g) ? 2 : 1;
+    }
+    return found;
+}
+
+/* The longest diagnosis sentence built. */
+#define SENTENCE_MAX 256
+
+/* Appends name to the sentence in line (*len of SENTENCE_MAX used; set
+ * to SENTENCE_MAX when it does not fit). */
+static void add_name(char *line, size_t *len, int first, const char *name)
+{
+    int k = snprintf(line + *len, SENTENCE_MAX - *len, "%s%s",
+                     first ? "matches the oracle with " : ", or with ", name);
+    if (k > 0 && (size_t)k < SENTENCE_MAX - *len) {
+        *len += (size_t)k;
+    } else {
+        line[*len] = '\0';            /* keep the names that fit, stop */
+        *len = SENTENCE_MAX;
+    }
+}
+
+/* The sentence naming every variant y matches into buf; failing a match,
+ * the one variant y is consistent with, if only one is (checked: room for
+ * y when y overflows, else NULL; why: what makes it not checkable).
+ * Returns 1 when something was named. */
+static int name_variants(const iohw__dg_base *b, const void *y, void *checked,
+                         const char *why, char *buf, size_t n)
+{
+    char line[SENTENCE_MAX];
+    size_t len = 0;
+    int found = 0, nconsistent = 0, consistent_with = -1;
+    for (int i = 1; i < iohw__dg_table_count && len < sizeof line; i++) {
+        iohw__dg_variant v;
+        int consistent = 0;
+        variant_init(b, &v);
+        if (iohw__dg_table[i].build(b, &v) == 1 &&
+            judge_variant(b, &v, y, found ? NULL : checked, &consistent) == 1) {
+            add_name(line, &len, !found, iohw__dg_table[i].name);
+            found = 1;
+        }
+        if (consistent) {
+            nconsistent++;
+            consistent_with = i;
+        }
+        variant_free(&v);
+    }
+    if (found)
+        say(buf, n, line);
+    else if (nconsistent == 1 && buf != NULL && n > 0)
+        snprintf(buf, n, IOHW_DIAGNOSE_CONSISTENT "%s (not checkable: %s)",
+                 iohw__dg_table[consistent_with].name, why);
+    return found || nconsistent == 1;
+}
+
 int iohw_diagnose_float(const iohw_case *c, const void *y, char *buf, size_t n)
 {
     iohw__dg_base b;
-    char line[256];
-    size_t len = 0;
-    int found = 0;
 
     say(buf, n, "");
     if (y == NULL || !complete(c))
@@ -479,37 +593,28 @@ int iohw_diagnose_float(const iohw_case *c, const void *y, char *buf, size_t n)
     }
 
     /* 2. Each misinterpretation in turn; every one that matches is named
-     * (different bugs can give the same numbers on one case). */
+     * (different bugs can give the same numbers on one case); failing
+     * that, an output that overflows where the oracle's does not is
+     * checked for the one misreading it is consistent with. */
     /* products per evaluation: each x element times Mg * K weights */
     if ((double)iohw_problem_x_count(&c->p) * (double)iohw_problem_w_count(&c->p) /
             (double)c->p.in_channels > (double)DIAGNOSE_MAX_WORK)
         return 0;
     if (!spread_ok(c, y))
         return 0;
-    if (base_init(c, &b) != 0) {
+    const int over = overflows(c, y);
+    void *checked = over ? malloc((size_t)iohw_problem_y_count(&c->p) *
+                                  iohw_dtype_size(c->p.dtype)) : NULL;
+    if ((over && checked == NULL) || base_init(c, &b) != 0) {
+        free(checked);
         say(buf, n, "no diagnosis: out of memory");
         return 0;
     }
     b.y = y;
-    for (int i = 1; i < iohw__dg_table_count && len < sizeof line; i++) {
-        iohw__dg_variant v;
-        variant_init(&b, &v);
-        if (iohw__dg_table[i].build(&b, &v) == 1 && matches_variant(&b, &v, y, NULL) == 1) {
-            int k = snprintf(line + len, sizeof line - len, "%s%s",
-                             found ? ", or with " : "matches the oracle with ",
-                             iohw__dg_table[i].name);
-            if (k > 0 && (size_t)k < sizeof line - len) {
-                len += (size_t)k;
-            } else {
-                line[len] = '\0';      /* keep the names that fit, stop */
-                len = sizeof line;
-            }
-            found = 1;
-        }
-        variant_free(&v);
-    }
+    int found = name_variants(&b, y, checked,
+                              over == 2 ? "the output overflows" : "the output is NaN",
+                              buf, n);
+    free(checked);
     base_free(&b);
-    if (found)
-        say(buf, n, line);
     return found;
 }

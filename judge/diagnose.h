@@ -25,8 +25,10 @@
  * numbers on one case), cut to the buffer; "" when none does ("no
  * diagnosis: out of memory" when the copies of x and w cannot be made).  c
  * must have inputs and outputs loaded.  Returns 1 when a match was found, 0
- * otherwise.  judge.h's iohw_diagnose picks this or iohw_diagnose_quant by
- * the case's kind. */
+ * otherwise.  Failing a match, an output that overflows (or is NaN) where
+ * the oracle's is finite gets IOHW_DIAGNOSE_CONSISTENT's sentence when
+ * exactly one misinterpretation is consistent with it.  judge.h's
+ * iohw_diagnose picks this or iohw_diagnose_quant by the case's kind. */
 int iohw_diagnose_float(const iohw_case *c, const void *y, char *buf, size_t n);
 
 /* The same for a quantized case: the misreadings of diagnose_quant.h,
@@ -36,7 +38,8 @@ int iohw_diagnose_quant(const iohw_case *c, const void *y, char *buf, size_t n);
 /* The start of the diagnosis of an output that could not be checked (it
  * overflows, or is NaN) but agrees with a misreading wherever it can be:
  * "consistent with weight I and O exchanged (not checkable: the output
- * overflows)".  iohw_diagnose_find reads it as that misreading. */
+ * overflows)" (or "... the output is NaN)" when no element is infinite).
+ * iohw_diagnose_find reads it as that misreading. */
 #define IOHW_DIAGNOSE_CONSISTENT "consistent with "
 
 /* Judging under a declared subnormal flush (`iohw run --subnormals

@@ -180,8 +180,8 @@ static void *big_malloc(size_t n)
     return m;
 }
 
-/* Allocates the buffers and r's three outputs; on failure frees the
- * buffers and says how large the tensors were. */
+/* Allocates the buffers and r's three outputs; on failure says how large
+ * the tensors were (the caller frees what was allocated). */
 static int buffers_alloc(const iohw_problem *p, const iohw_layout_map *xm,
                          const iohw_layout_map *wm, const iohw_layout_map *ym,
                          canon_buffers *b, iohw_oracle_result *r, iohw_error *err)
@@ -206,11 +206,9 @@ static int buffers_alloc(const iohw_problem *p, const iohw_layout_map *xm,
     b->tmp = need_tmp ? malloc(ntmp * sizeof *b->tmp) : NULL;
     if (b->x == NULL || b->w == NULL || (nb > 0 && b->bias == NULL) ||
         (!y_canon && (b->y == NULL || b->eb == NULL)) || (need_tmp && b->tmp == NULL) ||
-        r->y_f64 == NULL || r->err_bound == NULL || r->y == NULL) {
-        buffers_free(b);
+        r->y_f64 == NULL || r->err_bound == NULL || r->y == NULL)
         return iohw_error_set(err, "oracle: out of memory (x %zu, w %zu, y %zu elements)",
                               nx, nw, ny);
-    }
     return 0;
 }
 
@@ -229,6 +227,7 @@ int iohw_oracle_run_method(const iohw_problem *p, const void *x,
     if (check_args(p, x, w, bias, &xm, &wm, &ym, err) != 0)
         return -1;
     if (buffers_alloc(p, &xm, &wm, &ym, &b, r, err) != 0) {
+        buffers_free(&b);
         iohw_oracle_result_free(r);
         return -1;
     }

@@ -8,6 +8,7 @@
 #include "sandbox/test_hook.h"
 #include "oracle/clock.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -25,7 +27,10 @@
 #define OUTPUT_MAX ((size_t)1 << 28)
 /* How often the parent looks at the child's clock and memory. */
 #define TICK_MS 10
-/* The limits of reading one case file (guard.h). */
+/* The limits of reading one case file (guard.h): the time grows with the
+ * file's size up to the cap. */
+#define READ_BASE_S 5.0
+#define READ_S_PER_MIB 1.0
 #define READ_TIMEOUT_S 60.0
 #define READ_MEMORY_MB 4096
 /* The address-space bound of a child: twice its memory limit plus this
@@ -38,9 +43,41 @@
  * the output buffer. */
 #define READ_CHUNK 65536
 
-iohw_guard_limits iohw_guard_read_limits(void)
+double iohw_guard_read_seconds(int64_t bytes)
 {
-    iohw_guard_limits l = {READ_TIMEOUT_S, READ_MEMORY_MB};
+    const int64_t mib = bytes > 0 ? bytes >> 20 : 0;
+    const double s = READ_BASE_S + READ_S_PER_MIB * (double)mib;
+    return s < READ_TIMEOUT_S ? s : READ_TIMEOUT_S;
+}
+
+/* The bytes of a file, or of the files in a directory (not below); -1 when
+ * path cannot be read. */
+static int64_t path_bytes(const char *path)
+{
+    struct stat st;
+    if (path == NULL || stat(path, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode))
+        return (int64_t)st.st_size;
+    DIR *d = opendir(path);
+    if (d == NULL)
+        return -1;
+    int64_t total = 0;
+    char sub[4096];
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+        if (stat(sub, &st) == 0 && S_ISREG(st.st_mode))
+            total += (int64_t)st.st_size;
+    }
+    closedir(d);
+    return total;
+}
+
+iohw_guard_limits iohw_guard_read_limits(const char *path)
+{
+    const int64_t bytes = path_bytes(path);
+    iohw_guard_limits l = {bytes < 0 ? READ_TIMEOUT_S : iohw_guard_read_seconds(bytes),
+                           READ_MEMORY_MB};
     const char *t = getenv("IOHW_READ_TIMEOUT");
     if (t != NULL) {
         char *end;

@@ -31,9 +31,17 @@ typedef struct iohw_guard_limits {
     int64_t memory_mb;  /* resident-memory limit; <= 0: none */
 } iohw_guard_limits;
 
-/* The limits of a child reading one case file: 60 s and 4096 MB, or the
- * seconds in the environment variable IOHW_READ_TIMEOUT when set. */
-iohw_guard_limits iohw_guard_read_limits(void);
+/* The time a child may take to read a case file of `bytes` bytes: 5 s
+ * and 1 s per whole MiB, at most 60 s (a small file that makes libhdf5 loop is
+ * stopped in seconds; reading and validating the largest file of the ci
+ * suite takes a tenth of its limit, or less, on a loaded machine). */
+double iohw_guard_read_seconds(int64_t bytes);
+
+/* The limits of a child reading `path` (a case file, or a directory: the
+ * bytes of its files): iohw_guard_read_seconds of its size (60 s when it
+ * cannot be read) and 4096 MB; or the seconds in the environment variable
+ * IOHW_READ_TIMEOUT when set. */
+iohw_guard_limits iohw_guard_read_limits(const char *path);
 
 typedef enum iohw_guard_end {
     IOHW_GUARD_EXITED,    /* returned or exited; see code */

@@ -34,6 +34,40 @@ static void write_unwritten(const char *path, int64_t width)
     cr_assert_eq(iohw_test_hostile_unwritten(path, ID, width), 0, "%s", path);
 }
 
+/* --- the time limit of a reader ------------------------------------------- */
+
+Test(guard, a_small_file_gets_seconds_a_large_one_more_up_to_a_minute)
+{
+    const int64_t MiB = (int64_t)1 << 20;
+    cr_expect_eq(iohw_guard_read_seconds(0), 5.0);
+    cr_expect_eq(iohw_guard_read_seconds(10 * 1024), 5.0);
+    cr_expect_eq(iohw_guard_read_seconds(MiB - 1), 5.0);
+    cr_expect_eq(iohw_guard_read_seconds(MiB), 6.0);
+    cr_expect_eq(iohw_guard_read_seconds(20 * MiB + 5), 25.0);
+    cr_expect_eq(iohw_guard_read_seconds(55 * MiB), 60.0);
+    cr_expect_eq(iohw_guard_read_seconds(100 * MiB), 60.0);
+    cr_expect_eq(iohw_guard_read_seconds(INT64_MAX), 60.0);
+}
+
+Test(guard, the_limits_of_a_path_follow_its_size_and_the_environment)
+{
+    char path[512];
+    tmp_path(path, sizeof path, "sized");
+    FILE *o = fopen(path, "w");
+    cr_assert_not_null(o);
+    cr_assert_eq(fseek(o, 3 * ((long)1 << 20) + 17, SEEK_SET), 0);
+    fputc('x', o);
+    fclose(o);
+    unsetenv("IOHW_READ_TIMEOUT");
+    cr_expect_eq(iohw_guard_read_limits(path).seconds, 8.0);
+    cr_expect_eq(iohw_guard_read_limits(path).memory_mb, 4096);
+    cr_expect_eq(iohw_guard_read_limits("/nonexistent/iohw.h5").seconds, 60.0);
+    setenv("IOHW_READ_TIMEOUT", "2.5", 1);
+    cr_expect_eq(iohw_guard_read_limits(path).seconds, 2.5);
+    unsetenv("IOHW_READ_TIMEOUT");
+    remove(path);
+}
+
 /* --- reading them in a guarded child ------------------------------------- */
 
 typedef struct read_job {
@@ -336,6 +370,20 @@ Test(hostile_loop, show_stops_at_the_time_limit_and_still_shows_the_good_file)
     cr_expect_eq(st, 2, "%s", text);
     cr_expect_not_null(strstr(text, "took longer than 1 s (killed)"), "%s", text);
     cr_expect_not_null(strstr(text, ID), "%s", text);
+    free(text);
+    remove_cmd_files(&f);
+}
+
+/* Without IOHW_READ_TIMEOUT the limit follows the file's size: the small
+ * looping file is given up at 5 s, not at the 60 s of a large file. */
+Test(hostile_loop, show_gives_up_a_small_looping_file_in_seconds)
+{
+    cmd_files f;
+    char *text;
+    make_cmd_files(&f);
+    int st = run(&text, "", "show '%s'", f.loop);
+    cr_expect_eq(st, 2, "%s", text);
+    cr_expect_not_null(strstr(text, "took longer than 5 s (killed)"), "%s", text);
     free(text);
     remove_cmd_files(&f);
 }

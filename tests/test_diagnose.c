@@ -61,6 +61,101 @@ static void weight_io_case(const char *desc)
     iohw_case_free(&c);
 }
 
+/* --- consistent with a misreading, not checkable ------------------------ */
+
+/* An f16 case with a 1x1 kernel whose weight is [[0.5, 40000], [0.25,
+ * 0.75]] (w[i][m]) and whose x has |x0| <= 1 and x1 = +-2 at every third
+ * position: the oracle, 40000 x0 + 0.75 x1 at most, stays finite, but with
+ * I and O exchanged channel 0 is 0.5 x0 + 40000 x1, which overflows where
+ * x1 = +-2.  The case's outputs are the oracle's on these inputs. */
+static void overflowing_case(iohw_case *c)
+{
+    static const double w[4] = {0.5, 40000.0, 0.25, 0.75};
+    make("ci=2 co=2 in=4x5 k=1x1 dt=f16 seed=2", c);
+    const int64_t L = c->p.in_size[0] * c->p.in_size[1];
+    for (int64_t j = 0; j < L; j++) {
+        iohw_dtype_store(c->p.dtype, c->x, (size_t)j, (double)(j % 5) / 4.0 - 0.5);
+        iohw_dtype_store(c->p.dtype, c->x, (size_t)(L + j),
+                         j % 3 == 0 ? (j % 2 ? 2.0 : -2.0) : (double)(j % 4) / 8.0);
+    }
+    for (int k = 0; k < 4; k++)
+        iohw_dtype_store(c->p.dtype, c->w, (size_t)k, w[k]);
+    iohw_error err = {{0}};
+    cr_assert_eq(iohw_complete_case(c, 1, &err), 0, "%s", err.msg);
+    for (int64_t i = 0; i < iohw_problem_y_count(&c->p); i++)
+        cr_assert(isfinite(c->y_f64[i]) && isfinite(iohw_dtype_load(c->p.dtype, c->y, (size_t)i)));
+}
+
+/* The output with I and O exchanged: the oracle's on the transposed
+ * 2x2 weight. */
+static void *exchanged_y(const iohw_case *c)
+{
+    void *w2 = copy_of(c, c->w, 4);
+    move(c, w2, 1, c->w, 2);
+    move(c, w2, 2, c->w, 1);
+    void *y = oracle_y(&c->p, c->x, w2, NULL);
+    free(w2);
+    return y;
+}
+
+/* The backend's output with I and O exchanged, every other overflowed
+ * element made NaN as an accumulation that overflows on the way may leave
+ * it; *ninf counts the elements that overflowed. */
+static void *exchanged_output(const iohw_case *c, int64_t *ninf)
+{
+    void *y = exchanged_y(c);
+    *ninf = 0;
+    for (int64_t i = 0; i < iohw_problem_y_count(&c->p); i++)
+        if (isinf(iohw_dtype_load(c->p.dtype, y, (size_t)i)) && (*ninf)++ % 2 == 1)
+            iohw_dtype_store(c->p.dtype, y, (size_t)i, NAN);
+    return y;
+}
+
+Test(diagnose, an_overflowing_output_consistent_with_one_misreading_joins_it_not_checkable)
+{
+    iohw_case c;
+    int64_t ninf;
+    char buf[256];
+    overflowing_case(&c);
+    void *y = exchanged_output(&c, &ninf);
+    cr_assert_geq(ninf, 2, "the exchanged output should overflow");
+    cr_expect_eq(iohw_diagnose(&c, y, buf, sizeof buf), 1, "%s", buf);
+    cr_expect_str_eq(buf, "consistent with weight I and O exchanged (not checkable: "
+                          "the output overflows)");
+    cr_expect_str_eq(iohw_diagnose_name(iohw_diagnose_find(buf)), "weight I and O exchanged");
+    free(y);
+    iohw_case_free(&c);
+}
+
+/* Without the NaNs the overflowed elements are what the misreading gives
+ * (its own rounding overflows there): a plain match. */
+Test(diagnose, an_output_overflowing_as_the_misreading_does_matches_it)
+{
+    iohw_case c;
+    overflowing_case(&c);
+    void *y = exchanged_y(&c);
+    expect_named(&c, y, "weight I and O exchanged");
+    free(y);
+    iohw_case_free(&c);
+}
+
+/* Infinities where the misreading's output is finite: no name. */
+Test(diagnose, an_output_overflowing_elsewhere_gets_no_consistent_name)
+{
+    iohw_case c;
+    int64_t ninf;
+    char buf[256];
+    overflowing_case(&c);
+    void *y = exchanged_output(&c, &ninf);
+    const int64_t n = iohw_problem_y_count(&c.p);
+    /* channel 1 (the second half) is finite in the misreading */
+    iohw_dtype_store(c.p.dtype, y, (size_t)(n - 1), INFINITY);
+    cr_expect_eq(iohw_diagnose(&c, y, buf, sizeof buf), 0, "diagnosed: %s", buf);
+    cr_expect_str_empty(buf);
+    free(y);
+    iohw_case_free(&c);
+}
+
 /* An output that is NaN everywhere (written, quiet NaNs) differs from the
  * oracle only in non-finite values: nothing can be read from it, and no
  * misreading is named. */

@@ -223,3 +223,96 @@ Test(verdict_run, op_ignored_over_smoke_is_one_diagnosed_group, .timeout = 600)
     iohw_report_free(&rep);
     free(out);
 }
+
+/* --- the summary's table by tag ------------------------------------------ */
+
+/* A tag's counts, as the report's results give them. */
+typedef struct tag_count {
+    char name[64];
+    long long pass, fail, other;
+} tag_count;
+
+/* Counts every tag of the report's results (statuses PASS, bad, other);
+ * returns the number of tags. */
+static int count_report_tags(const iohw_run_results *r, tag_count *t, int max)
+{
+    int n = 0;
+    for (int64_t i = 0; i < r->count; i++) {
+        char tags[sizeof r->items[i].tags];
+        memcpy(tags, r->items[i].tags, sizeof tags);
+        tags[sizeof tags - 1] = '\0';
+        for (char *save = NULL, *s = strtok_r(tags, ",", &save); s != NULL;
+             s = strtok_r(NULL, ",", &save)) {
+            int k = 0;
+            while (k < n && strcmp(t[k].name, s) != 0)
+                k++;
+            if (k == n) {
+                cr_assert_lt(n, max);
+                memset(&t[n], 0, sizeof t[n]);
+                snprintf(t[n++].name, sizeof t[0].name, "%s", s);
+            }
+            const iohw_result_status st = r->items[i].status;
+            if (st == IOHW_RESULT_PASS)
+                t[k].pass++;
+            else if (iohw_result_status_bad(st))
+                t[k].fail++;
+            else
+                t[k].other++;
+        }
+    }
+    return n;
+}
+
+/* Checks the console's table by tag against the counts: each tag with a
+ * case not PASS is a row with its counts, the others are rows only with
+ * --tags (all), and nothing else is.  Returns the rows printed. */
+static int expect_tag_table(const char *out, const tag_count *t, int n, int all)
+{
+    const char *at = strstr(out, "\ntag ");
+    cr_assert_not_null(at, "no table by tag in\n%s", out);
+    at = strchr(at + 1, '\n') + 1;
+    int rows = 0;
+    while (*at != '\n' && *at != '\0') {
+        char name[64];
+        long long pass, fail, other;
+        cr_assert_eq(sscanf(at, "%63s %lld %lld %lld", name, &pass, &fail, &other), 4,
+                     "%.80s", at);
+        int k = 0;
+        while (k < n && strcmp(t[k].name, name) != 0)
+            k++;
+        cr_assert_lt(k, n, "row of an unknown tag %s", name);
+        cr_expect(pass == t[k].pass && fail == t[k].fail && other == t[k].other,
+                  "%s: %lld %lld %lld, expected %lld %lld %lld", name, pass, fail, other,
+                  t[k].pass, t[k].fail, t[k].other);
+        cr_expect(all || fail + other > 0, "all-PASS tag %s listed without --tags", name);
+        rows++;
+        at = strchr(at, '\n') + 1;
+    }
+    int want = 0;
+    for (int k = 0; k < n; k++)
+        want += all || t[k].fail + t[k].other > 0;
+    cr_expect_eq(rows, want, "%d rows, expected %d:\n%s", rows, want, out);
+    return rows;
+}
+
+Test(verdict_run, the_table_by_tag_lists_the_failing_tags_and_all_with_tags, .timeout = 600)
+{
+    make_smoke();
+    char *out = run_fault("dilation_ignored", "tags", "dt=f32", "");
+    char *all = run_fault("dilation_ignored", "tags_all", "dt=f32", "--tags");
+    iohw_report rep;
+    read_report("tags", &rep);
+    tag_count t[512];
+    const int n = count_report_tags(&rep.results, t, 512);
+    int passing = 0;
+    for (int k = 0; k < n; k++)
+        passing += t[k].fail + t[k].other == 0;
+    cr_assert_gt(passing, 0, "every tag has a case not PASS");
+    cr_assert_lt(passing, n, "no tag has a case not PASS");
+    const int shown = expect_tag_table(out, t, n, 0);
+    cr_expect_eq(expect_tag_table(all, t, n, 1), n);
+    cr_expect_eq(shown, n - passing);
+    iohw_report_free(&rep);
+    free(all);
+    free(out);
+}

@@ -49,9 +49,10 @@ static int compute_quant(fault_qwork *fw, void *yc, iohw_error *err)
     int rc = acc != NULL ? iohw__fault_qacc(fw, fw->x, fw->w, 1, acc, err)
                          : iohw_error_set(err, "quant_zp_y_first: out of memory");
     for (int64_t i = 0; rc == 0 && i < fw->ny; i++) {
-        int64_t r;
+        int64_t r = 0;
         rc = round_with_zp(&fw->q, (i / fw->OV) % fw->p.out_channels, acc[i], &r, err);
-        iohw__fault_qput(fw, yc, i, r, 0);
+        if (rc == 0)
+            iohw__fault_qput(fw, yc, i, r, 0);
     }
     free(acc);
     return rc;
