@@ -39,18 +39,28 @@ typedef struct iohw_case {
     char *tags;           /* comma-separated, malloc'd, never NULL once read */
     char *descriptor;     /* malloc'd, never NULL once read */
     int64_t terms_max;
-    /* Tensors, each malloc'd or NULL when absent. */
+    /* Tensors, each malloc'd or NULL when absent.  The inputs are those of
+     * the problem's direction (specification section 13): forward x, w,
+     * bias; BWD_D dy, w; BWD_W x, dy.  y, y_f64 and err_bound hold the
+     * direction's output, iohw_problem_out_count(&p) elements: forward y;
+     * BWD_D dx (data layout, C = C_in; datasets dx, dx_f64, dx_err_bound);
+     * BWD_W dw (weight layout) followed by db ([C_out], when has_bias;
+     * datasets dw, dw_f64, dw_err_bound, db, db_f64, db_err_bound). */
     void *x;              /* dtype, data layout, C = C_in */
     void *w;              /* dtype, weight layout */
-    void *bias;           /* dtype, [C_out]; NULL without bias */
-    void *y;              /* dtype, data layout, C = C_out */
-    double *y_f64;        /* same shape as y */
-    double *err_bound;    /* same shape as y */
+    void *bias;           /* dtype, [C_out]; NULL without bias (and in a
+                             backward case) */
+    void *y;              /* dtype: the direction's output (above) */
+    double *y_f64;        /* same count as y */
+    double *err_bound;    /* same count as y */
     /* A quantized case (dtype s8 or u8; specification section 11.4): w is
      * of w_dtype, bias int32, y of y_dtype (exact: y_f64 and err_bound are
      * NULL), and requant holds run_quant()'s requant tensor (float s_w[n],
      * or int32 multiplier[n] then shift[n]; NULL for an s32 y), an input. */
     void *requant;
+    /* A backward case: dy, dtype, data layout, C = C_out (y's shape); an
+     * input.  NULL in a forward case. */
+    void *dy;
 } iohw_case;
 
 /* Releases every buffer of a case and zeroes it. */

@@ -25,6 +25,8 @@
 typedef enum iohw_case_kind {
     IOHW_KIND_FLOAT,
     IOHW_KIND_QUANT,
+    IOHW_KIND_BWD_DATA,     /* dx (specification section 13) */
+    IOHW_KIND_BWD_WEIGHTS,  /* dw, and db with a bias */
     IOHW_KIND_COUNT
 } iohw_case_kind;
 

@@ -85,11 +85,46 @@ int iohw_conv_transpose_ref(const iohw_problem *p, const double *x,
                             int threads, double *y, double *eb,
                             iohw_error *err);
 
+/* --- the backward directions (specification section 13) ---------------- */
+
+/* The inputs of any direction, in the problem's layouts and dtype:
+ * forward x, w, bias; BWD_D dy, w; BWD_W x, dy.  Unused members NULL. */
+typedef struct iohw_oracle_inputs {
+    const void *x, *w, *bias, *dy;
+} iohw_oracle_inputs;
+
+/* The oracle of p's direction: forward as iohw_oracle_run_method; BWD_D
+ * computes dx, BWD_W dw followed by db (when has_bias).  r's three
+ * outputs hold iohw_problem_out_count(p) elements: dx in the data layout
+ * (C = C_in), dw in the weight layout then db [C_out]; terms_max is the
+ * largest number of products of any output element of the direction. */
+int iohw_oracle_run_inputs(const iohw_problem *p, const iohw_oracle_inputs *in,
+                           iohw_oracle_method method, int threads,
+                           iohw_oracle_result *r, iohw_error *err);
+
+/* The backward definitions on canonical double tensors (conv_backward.c),
+ * summed as iohw_conv_transpose_def sums (dd, exact products, one fixed
+ * order) with the bound eb = sum of |terms| of each element:
+ *   dy[N][C_out][O...], w[C_in][Mg][K...], x[N][C_in][L...];
+ *   dx, eb: [N][C_in][L...];
+ *   dw, ebw: [C_in][Mg][K...]; db, ebb: [C_out] (ignored, may be NULL,
+ *   without bias). */
+int iohw_conv_transpose_bwd_data_def(const iohw_problem *p, const double *dy,
+                                     const double *w, int dd, double *dx,
+                                     double *eb, iohw_error *err);
+int iohw_conv_transpose_bwd_weights_def(const iohw_problem *p,
+                                        const double *x, const double *dy,
+                                        int dd, double *dw, double *ebw,
+                                        double *db, double *ebb,
+                                        iohw_error *err);
+
 /* The largest number of products any output element sums (terms_max) into
  * *terms_max.  0, or -1 with the reason: an invalid problem, or no memory
  * for the per-axis counts (8 bytes per output position of one axis). */
 int iohw_oracle_terms(const iohw_problem *p, int64_t *terms_max, iohw_error *err);
 
+/* (For a backward problem: the largest of its direction's output,
+ * dx's or dw's and db's.) */
 /* The same number, or -1 where a caller has no use for the reason. */
 int64_t iohw_oracle_terms_max(const iohw_problem *p);
 

@@ -15,6 +15,7 @@
 
 #include <inttypes.h>
 #include <string.h>
+#include <strings.h>
 
 #include "oracle/dtype.h"
 #include "oracle/layout.h"
@@ -216,6 +217,27 @@ static int check_out_sizes(const iohw_problem *p, int R, iohw_error *err)
     return 0;
 }
 
+/* The direction (specification section 13): known, float only, and BWD_D
+ * without a bias (the bias takes no part in dx). */
+static int check_direction(const iohw_problem *p, iohw_error *err)
+{
+    if (p->direction < IOHW_DIR_FWD || p->direction > IOHW_DIR_BWD_W)
+        return iohw_error_set(err, "direction = %" PRId32 ": must be 0 "
+                              "(forward), 1 (BWD_D) or 2 (BWD_W)",
+                              p->direction);
+    if (p->reserved != 0)
+        return iohw_error_set(err, "reserved = %" PRId32 ": must be 0",
+                              p->reserved);
+    if (p->direction != IOHW_DIR_FWD && !iohw_dtype_is_float(p->dtype))
+        return iohw_error_set(err, "direction %s: backward problems are "
+                              "float only (f32, f64, f16, bf16)",
+                              iohw_direction_name(p));
+    if (p->direction == IOHW_DIR_BWD_D && p->has_bias)
+        return iohw_error_set(err, "direction BWD_D with has_bias = 1: the "
+                              "bias takes no part in dx (BWD_WB computes db)");
+    return 0;
+}
+
 /* Element type, bias flag and layout strings. */
 static int check_type_and_layouts(const iohw_problem *p, int R, iohw_error *err)
 {
@@ -227,6 +249,8 @@ static int check_type_and_layouts(const iohw_problem *p, int R, iohw_error *err)
     if (p->has_bias != 0 && p->has_bias != 1)
         return iohw_error_set(err, "has_bias = %" PRId32 ": must be 0 or 1",
                               p->has_bias);
+    if (check_direction(p, err) != 0)
+        return -1;
     if (memchr(p->data_layout, '\0', sizeof p->data_layout) == NULL)
         return iohw_error_set(err, "data_layout is not NUL-terminated");
     if (memchr(p->weight_layout, '\0', sizeof p->weight_layout) == NULL)
@@ -301,6 +325,53 @@ int64_t iohw_problem_y_count(const iohw_problem *p)
 int64_t iohw_problem_bias_count(const iohw_problem *p)
 {
     return p->has_bias ? p->out_channels : 0;
+}
+
+int iohw_problem_is_backward(const iohw_problem *p)
+{
+    return p->direction == IOHW_DIR_BWD_D || p->direction == IOHW_DIR_BWD_W;
+}
+
+/* benchdnn's five names: direction and bias. */
+static const struct {
+    const char *name;
+    int32_t direction, has_bias;
+} DIRECTIONS[] = {
+    {"FWD_D", IOHW_DIR_FWD, 0},   {"FWD_B", IOHW_DIR_FWD, 1},
+    {"BWD_D", IOHW_DIR_BWD_D, 0}, {"BWD_W", IOHW_DIR_BWD_W, 0},
+    {"BWD_WB", IOHW_DIR_BWD_W, 1},
+};
+
+const char *iohw_direction_name(const iohw_problem *p)
+{
+    for (size_t i = 0; i < sizeof DIRECTIONS / sizeof DIRECTIONS[0]; i++)
+        if (DIRECTIONS[i].direction == p->direction &&
+            DIRECTIONS[i].has_bias == (p->has_bias != 0))
+            return DIRECTIONS[i].name;
+    return "?";
+}
+
+int iohw_direction_parse(const char *s, int32_t *direction, int32_t *has_bias)
+{
+    for (size_t i = 0; s != NULL && i < sizeof DIRECTIONS / sizeof DIRECTIONS[0]; i++)
+        if (strcasecmp(s, DIRECTIONS[i].name) == 0) {
+            *direction = DIRECTIONS[i].direction;
+            *has_bias = DIRECTIONS[i].has_bias;
+            return 0;
+        }
+    return -1;
+}
+
+int64_t iohw_problem_out_count(const iohw_problem *p)
+{
+    switch (p->direction) {
+    case IOHW_DIR_BWD_D:
+        return iohw_problem_x_count(p);
+    case IOHW_DIR_BWD_W:
+        return iohw_problem_w_count(p) + iohw_problem_bias_count(p);
+    default:
+        return iohw_problem_y_count(p);
+    }
 }
 
 const char *iohw_spatial_letters(int rank)

@@ -13,7 +13,8 @@
 /* The tensors of one call, in the backend's own pointers. */
 typedef struct iohw__run_args {
     const void *x, *w, *bias, *requant;
-    void *y;
+    void *y;                /* the direction's output (dw then db) */
+    const void *dy;         /* a backward case's dy */
 } iohw__run_args;
 
 typedef struct iohw__run_call {

@@ -322,7 +322,8 @@ static int run_once(worker *wk, const iohw_problem *pp, const mapped *m,
     const iohw__run_args a = {
         m->data[IOHW_REGION_X], m->data[IOHW_REGION_W],
         p.has_bias ? m->data[IOHW_REGION_BIAS] : NULL,
-        m->data[IOHW_REGION_REQUANT], m->data[IOHW_REGION_Y]};
+        m->data[IOHW_REGION_REQUANT], m->data[IOHW_REGION_Y],
+        m->data[IOHW_REGION_DY]};
     enter_call(wk, IOHW_CALL_RUN, &snap);
     int64_t t0 = iohw_clock_ns();
     int rc = call->call(wk->lb.table, wk->lb.ctx, &p, &a);

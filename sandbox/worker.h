@@ -36,9 +36,11 @@
 #include "results/result.h"
 
 /* The buffers a fault address can be attributed to (REQUANT: a quantized
- * case's requant tensor, read-only like x and w; empty otherwise). */
+ * case's requant tensor, read-only like x and w; empty otherwise; DY: a
+ * backward case's dy, read-only; Y: the direction's output, dx or dw
+ * followed by db in a backward case). */
 enum { IOHW_REGION_X, IOHW_REGION_W, IOHW_REGION_BIAS, IOHW_REGION_Y,
-       IOHW_REGION_REQUANT, IOHW_REGION_COUNT };
+       IOHW_REGION_REQUANT, IOHW_REGION_DY, IOHW_REGION_COUNT };
 
 typedef struct iohw_worker_region {
     uintptr_t map_lo, map_hi;    /* the whole mapping, guard pages included */

@@ -440,6 +440,8 @@ static const iohw_backend armnn_table = {
     armnn_run,
     armnn_last_error,
     nullptr,
+    nullptr,
+    nullptr,
 };
 
 SKELETON_ENTRY(armnn_table)

@@ -430,6 +430,8 @@ static const iohw_backend torch_table = {
     torch_run,
     torch_last_error,
     torch_run_quant,
+    nullptr,
+    nullptr,
 };
 
 SKELETON_ENTRY(torch_table)

@@ -119,6 +119,21 @@ enum {
     IOHW_CONV_MXNET = 5
 };
 
+/* The direction of a problem (iohw_problem.direction; specification
+ * section 13): which of the three kernels of a transposed-convolution layer
+ * computes what.  With has_bias they give benchdnn's five names:
+ *   IOHW_DIR_FWD    y  from x, w (and bias):  FWD_D (no bias), FWD_B;
+ *   IOHW_DIR_BWD_D  dx from dy and w:         BWD_D (has_bias is 0);
+ *   IOHW_DIR_BWD_W  dw from x and dy, and db when has_bias:
+ *                                             BWD_W (no bias), BWD_WB.
+ * dy has y's shape (data layout, C = C_out), dx x's (data layout, C =
+ * C_in), dw w's (weight layout), db bias's ([C_out]). */
+enum {
+    IOHW_DIR_FWD = 0,
+    IOHW_DIR_BWD_D = 1,
+    IOHW_DIR_BWD_W = 2
+};
+
 /* The end of a member, in bytes from the start of its struct. */
 #define IOHW_MEMBER_END(type, member) \
     (offsetof(type, member) + sizeof(((type *)0)->member))
@@ -201,6 +216,10 @@ typedef struct iohw_problem {
     int32_t auto_pad;           /* IOHW_AUTO_PAD_* */
     int32_t convention;         /* IOHW_CONV_* */
     int64_t out_shape[3];       /* the requested output shape, or 0 */
+    /* Appended: the direction (IOHW_DIR_*; specification section 13),
+     * 0 (forward) as before.  Backward problems are float only. */
+    int32_t direction;
+    int32_t reserved;           /* zero */
 } iohw_problem;
 
 /* Bytes of a version 1 problem: everything up to has_bias. */
@@ -209,6 +228,8 @@ typedef struct iohw_problem {
 #define IOHW_PROBLEM_SIZE_QUANT IOHW_MEMBER_END(iohw_problem, s_y)
 /* Bytes of a problem that also carries the convention members. */
 #define IOHW_PROBLEM_SIZE_CONV IOHW_MEMBER_END(iohw_problem, out_shape)
+/* Bytes of a problem that also carries the direction. */
+#define IOHW_PROBLEM_SIZE_DIR IOHW_MEMBER_END(iohw_problem, reserved)
 
 /*
  * The table a backend returns.  name and version are static strings that
@@ -256,6 +277,19 @@ typedef struct iohw_backend {
     int (*run_quant)(void *ctx, const iohw_problem *p, const void *x,
                      const void *w, const void *bias, const void *requant,
                      void *y);
+    /* Appended (optional): the backward directions (specification section
+     * 13), float dtypes only, tensors dense in the problem's layouts and
+     * dtype.  run_bwd_data computes dx (data layout, C = C_in) from dy
+     * (data layout, C = C_out) and w; run_bwd_weights computes dw (weight
+     * layout) from x and dy, and db ([C_out]) when has_bias (db is NULL
+     * otherwise).  A backend must write every element of its outputs.  A
+     * host asks supports() about a backward problem (p->direction set) only
+     * when the backend has that direction's entry point: a backend without
+     * it is UNSUPPORTED on those problems and never asked. */
+    int (*run_bwd_data)(void *ctx, const iohw_problem *p, const void *dy,
+                        const void *w, void *dx);
+    int (*run_bwd_weights)(void *ctx, const iohw_problem *p, const void *x,
+                           const void *dy, void *dw, void *db);
 } iohw_backend;
 
 /* Bytes of a version 1 table: everything up to last_error. */

@@ -107,7 +107,7 @@ static const table abi_table = {
     abi_run, abi_last_error,
 #else
     {IOHW_ABI_VERSION, sizeof(table), NAME, "1", NULL, NULL, abi_supports,
-     abi_run, abi_last_error, NULL},
+     abi_run, abi_last_error, NULL, NULL, NULL},
     abi_future, ~(uint64_t)0,
 #endif
 };
