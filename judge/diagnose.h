@@ -35,6 +35,14 @@ int iohw_diagnose_float(const iohw_case *c, const void *y, char *buf, size_t n);
  * bit for bit. */
 int iohw_diagnose_quant(const iohw_case *c, const void *y, char *buf, size_t n);
 
+/* The same for a backward case (specification section 13): dx of a
+ * BWD_D case, dw (and db) of a BWD_W case, against the backward
+ * misreadings (judge/diagnose_bwd.c). */
+int iohw_diagnose_bwd_data(const iohw_case *c, const void *y, char *buf,
+                           size_t n);
+int iohw_diagnose_bwd_weights(const iohw_case *c, const void *y, char *buf,
+                              size_t n);
+
 /* The start of the diagnosis of an output that could not be checked (it
  * overflows, or is NaN) but agrees with a misreading wherever it can be:
  * "consistent with weight I and O exchanged (not checkable: the output
