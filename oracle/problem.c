@@ -244,12 +244,12 @@ static int check_type_and_layouts(const iohw_problem *p, int R, iohw_error *err)
     if (!iohw_dtype_is_float(p->dtype) && !iohw_problem_is_quant(p))
         return iohw_error_set(err, "dtype = %d: must be f32, f64, f16, bf16 "
                               "or (quantized) s8, u8", (int)p->dtype);
-    if (iohw__problem_check_quant(p, err) != 0)
-        return -1;
     if (p->has_bias != 0 && p->has_bias != 1)
         return iohw_error_set(err, "has_bias = %" PRId32 ": must be 0 or 1",
                               p->has_bias);
     if (check_direction(p, err) != 0)
+        return -1;
+    if (iohw__problem_check_quant(p, err) != 0)
         return -1;
     if (memchr(p->data_layout, '\0', sizeof p->data_layout) == NULL)
         return iohw_error_set(err, "data_layout is not NUL-terminated");

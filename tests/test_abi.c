@@ -64,6 +64,7 @@ Test(abi, the_problem_layout_is_frozen)
         {"zp_x", 280, 4}, {"zp_w", 284, 4}, {"zp_y", 288, 4}, {"rounding", 292, 4},
         {"m_form", 296, 4}, {"per_channel", 300, 4}, {"s_x", 304, 4}, {"s_y", 308, 4},
         {"auto_pad", 312, 4}, {"convention", 316, 4}, {"out_shape", 320, 24},
+        {"direction", 344, 4}, {"reserved", 348, 4},
     };
     iohw_problem p;
 #define AT(m) {offsetof(iohw_problem, m), sizeof p.m}
@@ -76,7 +77,7 @@ Test(abi, the_problem_layout_is_frozen)
         AT(data_layout), AT(weight_layout), AT(dtype), AT(has_bias),
         AT(w_dtype), AT(y_dtype), AT(zp_x), AT(zp_w), AT(zp_y), AT(rounding),
         AT(m_form), AT(per_channel), AT(s_x), AT(s_y), AT(auto_pad),
-        AT(convention), AT(out_shape),
+        AT(convention), AT(out_shape), AT(direction), AT(reserved),
     };
 #undef AT
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -88,6 +89,8 @@ Test(abi, the_problem_layout_is_frozen)
     cr_expect_eq(IOHW_PROBLEM_SIZE_V1, 272);
     cr_expect_eq(IOHW_PROBLEM_SIZE_QUANT, 312);
     cr_expect_eq(IOHW_PROBLEM_SIZE_CONV, 344);
+    cr_expect_eq(IOHW_PROBLEM_SIZE_DIR, 352);
+    cr_expect_eq(sizeof(iohw_problem), IOHW_PROBLEM_SIZE_DIR, "no implicit padding");
     cr_expect_geq(sizeof(iohw_problem), IOHW_PROBLEM_SIZE_V1);
     iohw_problem_init(&p);
     cr_expect_eq(p.struct_size, sizeof(iohw_problem), "a host sends its own size");
@@ -106,6 +109,8 @@ Test(abi, the_table_layout_is_frozen)
     cr_expect_eq(offsetof(iohw_backend, last_error), 56);
     cr_expect_eq(IOHW_BACKEND_SIZE_V1, 64);
     cr_expect_eq(offsetof(iohw_backend, run_quant), 64, "appended after last_error");
+    cr_expect_eq(offsetof(iohw_backend, run_bwd_data), 72, "appended after run_quant");
+    cr_expect_eq(offsetof(iohw_backend, run_bwd_weights), 80);
 }
 
 Test(abi, has_member_follows_struct_size)

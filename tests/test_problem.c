@@ -375,3 +375,73 @@ Test(problem, spatial_letters_end_in_w)
     cr_expect_null(iohw_spatial_letters(0));
     cr_expect_null(iohw_spatial_letters(4));
 }
+
+Test(problem, the_direction_picks_the_output_and_its_count)
+{
+    /* Spec example: dx = x's 280 elements, dw + db = 72 + 6. */
+    iohw_problem p = spec_example();
+    iohw_error err = {{0}};
+    cr_assert_eq(iohw_problem_finish(&p, &err), 0, "%s", err.msg);
+    cr_expect_eq(iohw_problem_out_count(&p), 1056);
+    cr_expect_str_eq(iohw_direction_name(&p), "FWD_B");
+    p.direction = IOHW_DIR_BWD_W;
+    cr_expect_eq(iohw_problem_out_count(&p), 72 + 6);
+    cr_expect_str_eq(iohw_direction_name(&p), "BWD_WB");
+    cr_expect(iohw_problem_is_backward(&p));
+    p.has_bias = 0;
+    cr_expect_eq(iohw_problem_out_count(&p), 72);
+    cr_expect_str_eq(iohw_direction_name(&p), "BWD_W");
+    p.direction = IOHW_DIR_BWD_D;
+    cr_expect_eq(iohw_problem_out_count(&p), 280);
+    cr_expect_str_eq(iohw_direction_name(&p), "BWD_D");
+    cr_expect_eq(iohw_problem_validate(&p, &err), 0, "%s", err.msg);
+    p.direction = IOHW_DIR_FWD;
+    cr_expect_str_eq(iohw_direction_name(&p), "FWD_D");
+    cr_expect(!iohw_problem_is_backward(&p));
+}
+
+Test(problem, a_direction_is_parsed_by_benchdnn_names_in_any_case)
+{
+    static const struct {
+        const char *s;
+        int32_t direction, has_bias;
+    } ok[] = {
+        {"FWD_D", IOHW_DIR_FWD, 0}, {"fwd_b", IOHW_DIR_FWD, 1},
+        {"Bwd_D", IOHW_DIR_BWD_D, 0}, {"bwd_w", IOHW_DIR_BWD_W, 0},
+        {"BWD_WB", IOHW_DIR_BWD_W, 1},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        int32_t d = -1, b = -1;
+        cr_expect_eq(iohw_direction_parse(ok[i].s, &d, &b), 0, "%s", ok[i].s);
+        cr_expect_eq(d, ok[i].direction, "%s", ok[i].s);
+        cr_expect_eq(b, ok[i].has_bias, "%s", ok[i].s);
+    }
+    int32_t d = 7, b = 7;
+    cr_expect_eq(iohw_direction_parse("bwd", &d, &b), -1);
+    cr_expect_eq(iohw_direction_parse("FWD_I", &d, &b), -1);
+    cr_expect_eq(iohw_direction_parse("", &d, &b), -1);
+    cr_expect_eq(iohw_direction_parse(NULL, &d, &b), -1);
+    cr_expect_eq(d, 7, "a failed parse leaves the outputs alone");
+}
+
+Test(problem, validate_refuses_a_bad_direction_by_name)
+{
+    iohw_problem p = spec_example();
+    iohw_error err = {{0}};
+    cr_assert_eq(iohw_problem_finish(&p, &err), 0, "%s", err.msg);
+    p.direction = 3;
+    cr_expect_eq(iohw_problem_validate(&p, &err), -1);
+    cr_expect(strstr(err.msg, "direction = 3") != NULL, "%s", err.msg);
+    p.direction = IOHW_DIR_BWD_D;
+    cr_expect_eq(iohw_problem_validate(&p, &err), -1, "BWD_D with a bias");
+    cr_expect(strstr(err.msg, "BWD_D with has_bias = 1") != NULL, "%s", err.msg);
+    p.has_bias = 0;
+    p.reserved = 1;
+    cr_expect_eq(iohw_problem_validate(&p, &err), -1);
+    cr_expect(strstr(err.msg, "reserved = 1") != NULL, "%s", err.msg);
+    p.reserved = 0;
+    p.dtype = IOHW_S8;
+    p.direction = IOHW_DIR_BWD_W;
+    cr_expect_eq(iohw_problem_validate(&p, &err), -1, "quantized backward");
+    cr_expect(strstr(err.msg, "float only") != NULL, "%s", err.msg);
+}
