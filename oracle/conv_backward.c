@@ -49,12 +49,16 @@
  * dy itself, added as dy * 1, exact).  Each addition is iohw__add_term or
  * iohw__add_term_dd (conv_transpose_internal.h), as in the forward
  * definition, and a double-double element is rounded once to double at
- * its end.  No tuned kernel exists for these directions: the oracle runs
- * this file.
+ * its end.  The loops over elements run in any order (each element is
+ * summed by itself): dx's run over i outermost and dw's over k, so that
+ * the positions o(i, k) of the element's terms are computed once and
+ * shared by every channel.  No tuned kernel exists for these directions:
+ * the oracle runs this file.
  */
 #include "oracle/conv_transpose_internal.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "oracle/index.h"
 #include "oracle/problem.h"
@@ -116,21 +120,27 @@ int iohw_conv_transpose_bwd_data_def(const iohw_problem *p, const double *dy,
     const int64_t N = e.N, C_in = e.C_in, C_out = e.C_out, G = e.G;
     const int64_t Cg = e.Cg, Mg = e.Mg, LV = e.LV, KV = e.KV, OV = e.OV;
 
-    for (int64_t n = 0; n < N; n++) {
-        for (int64_t g = 0; g < G; g++) {
-            for (int64_t c = 0; c < Cg; c++) {
-                const int64_t ci = g * Cg + c;
-                for (int64_t i = 0; i < LV; i++) {
+    /* o(i, k) of one input position i for every tap k (-1: outside). */
+    int64_t *ok = malloc((size_t)KV * sizeof *ok);
+    if (ok == NULL)
+        return iohw_error_set(err, "%s: out of memory (%lld tap positions)", who,
+                              (long long)KV);
+
+    for (int64_t i = 0; i < LV; i++) {
+        for (int64_t k = 0; k < KV; k++)
+            ok[k] = iohw__out_position(p, k, i);
+        for (int64_t n = 0; n < N; n++) {
+            for (int64_t g = 0; g < G; g++) {
+                for (int64_t c = 0; c < Cg; c++) {
                     /* dx[n, ci, i] := sum_m sum_k dy[n, g*Mg + m, o(i, k)] * w[ci, m, k]. */
+                    const int64_t ci = g * Cg + c;
                     acc s = {0.0, 0.0, 0.0, 0.0};
                     for (int64_t m = 0; m < Mg; m++) {
                         const double *dyp = dy + (n * C_out + g * Mg + m) * OV;
                         const double *wp = w + (ci * Mg + m) * KV;
-                        for (int64_t k = 0; k < KV; k++) {
-                            const int64_t o = iohw__out_position(p, k, i);
-                            if (o >= 0)
-                                acc_add(&s, dd, dyp[o], wp[k]);
-                        }
+                        for (int64_t k = 0; k < KV; k++)
+                            if (ok[k] >= 0)
+                                acc_add(&s, dd, dyp[ok[k]], wp[k]);
                     }
                     const int64_t at = (n * C_in + ci) * LV + i;
                     acc_store(&s, dd, &dx[at], &eb[at]);
@@ -138,6 +148,7 @@ int iohw_conv_transpose_bwd_data_def(const iohw_problem *p, const double *dy,
             }
         }
     }
+    free(ok);
     return 0;
 }
 
@@ -184,22 +195,28 @@ int iohw_conv_transpose_bwd_weights_def(const iohw_problem *p,
     const int64_t N = e.N, C_in = e.C_in, C_out = e.C_out, G = e.G;
     const int64_t Cg = e.Cg, Mg = e.Mg, LV = e.LV, KV = e.KV, OV = e.OV;
 
-    for (int64_t g = 0; g < G; g++) {
-        for (int64_t c = 0; c < Cg; c++) {
-            const int64_t ci = g * Cg + c;
-            for (int64_t m = 0; m < Mg; m++) {
-                const int64_t co = g * Mg + m;
-                for (int64_t k = 0; k < KV; k++) {
-                    /* dw[ci, m, k] := sum_n sum_i x[n, ci, i] * dy[n, co, o(i, k)]. */
+    /* o(i, k) of one tap k for every input position i (-1: outside). */
+    int64_t *oi = malloc((size_t)LV * sizeof *oi);
+    if (oi == NULL)
+        return iohw_error_set(err, "%s: out of memory (%lld input positions)", who,
+                              (long long)LV);
+
+    for (int64_t k = 0; k < KV; k++) {
+        for (int64_t i = 0; i < LV; i++)
+            oi[i] = iohw__out_position(p, k, i);
+        for (int64_t g = 0; g < G; g++) {
+            for (int64_t c = 0; c < Cg; c++) {
+                const int64_t ci = g * Cg + c;
+                for (int64_t m = 0; m < Mg; m++) {
+                    /* dw[ci, m, k] := sum_n sum_i x[n, ci, i] * dy[n, g*Mg + m, o(i, k)]. */
+                    const int64_t co = g * Mg + m;
                     acc s = {0.0, 0.0, 0.0, 0.0};
                     for (int64_t n = 0; n < N; n++) {
                         const double *xp = x + (n * C_in + ci) * LV;
                         const double *dyp = dy + (n * C_out + co) * OV;
-                        for (int64_t i = 0; i < LV; i++) {
-                            const int64_t o = iohw__out_position(p, k, i);
-                            if (o >= 0)
-                                acc_add(&s, dd, xp[i], dyp[o]);
-                        }
+                        for (int64_t i = 0; i < LV; i++)
+                            if (oi[i] >= 0)
+                                acc_add(&s, dd, xp[i], dyp[oi[i]]);
                     }
                     const int64_t at = (ci * Mg + m) * KV + k;
                     acc_store(&s, dd, &dw[at], &ebw[at]);
@@ -207,6 +224,7 @@ int iohw_conv_transpose_bwd_weights_def(const iohw_problem *p,
             }
         }
     }
+    free(oi);
     if (p->has_bias)
         bias_grad(&e, dy, dd, db, ebb);
     return 0;
