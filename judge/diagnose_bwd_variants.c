@@ -346,7 +346,7 @@ static int db_wrong_axis(const iohw__dgb_base *b, iohw__dgb_out *o)
     strcpy(last, "N");
     strcat(last, spatial[b->rank - 1]);
     strcat(last, "C");
-    if (b->C_out < 2 || b->O < 2 || b->N * b->O < 2)
+    if (b->C_out < 2 || b->O < 2)
         return 0;
     int rc = db_start(b, o);
     if (rc != 1)

@@ -5,7 +5,7 @@
  * Each case is built in memory: rank 1, f64, NCW data and IOW weight (so
  * memory order is canonical order), integer inputs, fill "exact".  The
  * case's own outputs and each buggy backend's output come from the small
- * reference below (rank-1 plain loops of section 13 with the bug's knob),
+ * reference of support/bwd_cases.c (rank-1 plain loops of section 13 with the bug's knob),
  * which is anchored by hand-computed numbers; the first tests are worked
  * by hand throughout.
  */
@@ -20,180 +20,7 @@
 #include "judge/diagnose_quant.h"
 #include "oracle/oracle.h"
 #include "oracle/problem.h"
-
-/* --- rank-1 reference --------------------------------------------------- */
-
-typedef struct knobs {
-    int flip, phase, interleave;
-    int64_t batch;     /* images summed (0: all) */
-    int64_t dyO;       /* dy's extent as read (0: O) */
-} knobs;
-
-typedef struct dims {
-    int64_t N, Ci, Co, G, Cg, Mg, L, K, S, P, O;
-} dims;
-
-static dims dims_of(const iohw_problem *p)
-{
-    dims d = {p->batch, p->in_channels, p->out_channels, p->groups,
-              p->in_channels / p->groups, p->out_channels / p->groups,
-              p->in_size[0], p->kernel[0], p->stride[0], p->pad_begin[0],
-              p->out_size[0]};
-    return d;
-}
-
-static int64_t ch(const dims *d, const knobs *k, int64_t per, int64_t g, int64_t j)
-{
-    return k->interleave ? j * d->G + g : g * per + j;
-}
-
-/* dy's index for plane, input position i, tap t, or -1 (dilation 1). */
-static int64_t dy_at(const dims *d, const knobs *k, int64_t plane, int64_t i, int64_t t)
-{
-    const int64_t dyO = k->dyO ? k->dyO : d->O;
-    const int64_t o = i * d->S + (k->flip ? d->K - 1 - t : t) - d->P + k->phase;
-    return o < 0 || o >= dyO ? -1 : plane * dyO + o;
-}
-
-static void ref_dx(const iohw_problem *p, const knobs *k, const double *dy,
-                   const double *w, double *dx)
-{
-    const dims d = dims_of(p);
-    for (int64_t n = 0; n < d.N; n++)
-        for (int64_t g = 0; g < d.G; g++)
-            for (int64_t c = 0; c < d.Cg; c++)
-                for (int64_t i = 0; i < d.L; i++) {
-                    double s = 0;
-                    for (int64_t m = 0; m < d.Mg; m++)
-                        for (int64_t t = 0; t < d.K; t++) {
-                            int64_t o = dy_at(&d, k, n * d.Co + ch(&d, k, d.Mg, g, m), i, t);
-                            if (o >= 0)
-                                s += dy[o] * w[((g * d.Cg + c) * d.Mg + m) * d.K + t];
-                        }
-                    dx[(n * d.Ci + ch(&d, k, d.Cg, g, c)) * d.L + i] = s;
-                }
-}
-
-/* dw then db (when p has a bias). */
-static void ref_dw(const iohw_problem *p, const knobs *k, const double *x,
-                   const double *dy, double *out)
-{
-    const dims d = dims_of(p);
-    const int64_t B = k->batch ? k->batch : d.N, dyO = k->dyO ? k->dyO : d.O;
-    for (int64_t g = 0; g < d.G; g++)
-        for (int64_t c = 0; c < d.Cg; c++)
-            for (int64_t m = 0; m < d.Mg; m++)
-                for (int64_t t = 0; t < d.K; t++) {
-                    double s = 0;
-                    for (int64_t n = 0; n < B; n++)
-                        for (int64_t i = 0; i < d.L; i++) {
-                            int64_t o = dy_at(&d, k, n * d.Co + ch(&d, k, d.Mg, g, m), i, t);
-                            if (o >= 0)
-                                s += x[(n * d.Ci + ch(&d, k, d.Cg, g, c)) * d.L + i] * dy[o];
-                        }
-                    out[((g * d.Cg + c) * d.Mg + m) * d.K + t] = s;
-                }
-    if (!p->has_bias)
-        return;
-    double *db = out + d.Ci * d.Mg * d.K;
-    for (int64_t co = 0; co < d.Co; co++) {
-        db[co] = 0;
-        for (int64_t n = 0; n < B; n++)
-            for (int64_t o = 0; o < dyO; o++)
-                db[co] += dy[(n * d.Co + co) * dyO + o];
-    }
-}
-
-/* --- cases --------------------------------------------------------------- */
-
-typedef struct shape {
-    int32_t dir, bias;
-    int64_t N, Ci, Co, G, L, K, S, P, Pe, A;
-} shape;
-
-static double *doubles(int64_t n)
-{
-    double *v = calloc((size_t)n, sizeof *v);
-    cr_assert_not_null(v);
-    return v;
-}
-
-/* Small integers from a fixed sequence (never all equal). */
-static void ints(double *v, int64_t n, unsigned seed)
-{
-    for (int64_t i = 0; i < n; i++) {
-        seed = seed * 1103515245u + 12345u;
-        v[i] = (double)((int)((seed >> 16) % 7) - 3);
-    }
-}
-
-/* The case of shape s with inputs from seed (or given: in0 dy, in1 w or
- * x), its outputs from the reference. */
-static void make(const shape *s, unsigned seed, const double *dy, const double *in1,
-                 iohw_case *c)
-{
-    iohw_error err = {{0}};
-    memset(c, 0, sizeof *c);
-    iohw_problem *p = &c->p;
-    iohw_problem_init(p);
-    p->rank = 1;
-    p->dtype = IOHW_F64;
-    p->direction = s->dir;
-    p->has_bias = s->bias;
-    p->batch = s->N;
-    p->in_channels = s->Ci;
-    p->out_channels = s->Co;
-    p->groups = s->G;
-    p->in_size[0] = s->L;
-    p->kernel[0] = s->K;
-    p->stride[0] = s->S;
-    p->dilation[0] = 1;
-    p->pad_begin[0] = s->P;
-    p->pad_end[0] = s->Pe;
-    p->output_padding[0] = s->A;
-    cr_assert_eq(iohw_problem_finish(p, &err), 0, "%s", err.msg);
-    strcpy(c->fill, "exact");
-    c->terms_max = iohw_oracle_terms_max(p);
-    const int64_t ndy = iohw_problem_dy_count(p), nout = iohw_problem_out_count(p);
-    const int64_t nin = s->dir == IOHW_DIR_BWD_D ? iohw_problem_w_count(p)
-                                                 : iohw_problem_x_count(p);
-    double *d = doubles(ndy), *in = doubles(nin), *y = doubles(nout), *eb = doubles(nout);
-    if (dy != NULL)
-        memcpy(d, dy, (size_t)ndy * sizeof *d);
-    else
-        ints(d, ndy, seed);
-    if (in1 != NULL)
-        memcpy(in, in1, (size_t)nin * sizeof *in);
-    else
-        ints(in, nin, seed + 7);
-    c->dy = d;
-    if (s->dir == IOHW_DIR_BWD_D)
-        c->w = in;
-    else
-        c->x = in;
-    const knobs k = {0};
-    if (s->dir == IOHW_DIR_BWD_D)
-        ref_dx(p, &k, d, in, y);
-    else
-        ref_dw(p, &k, in, d, y);
-    for (int64_t i = 0; i < nout; i++)
-        eb[i] = fabs(y[i]) + 64;   /* exact fill: compared bit for bit */
-    c->y = y;
-    c->y_f64 = doubles(nout);
-    memcpy(c->y_f64, y, (size_t)nout * sizeof *y);
-    c->err_bound = eb;
-}
-
-/* The backend's output under knobs k. */
-static double *buggy(const iohw_case *c, const knobs *k, const double *dy)
-{
-    double *y = doubles(iohw_problem_out_count(&c->p));
-    if (c->p.direction == IOHW_DIR_BWD_D)
-        ref_dx(&c->p, k, dy != NULL ? dy : c->dy, c->w, y);
-    else
-        ref_dw(&c->p, k, c->x, dy != NULL ? dy : c->dy, y);
-    return y;
-}
+#include "support/bwd_cases.h"
 
 static int diagnose(const iohw_case *c, const void *y, char *buf, size_t n)
 {
@@ -213,22 +40,13 @@ static void expect_sentence(const iohw_case *c, const double *y, const char *wan
 
 /* BWD_D: one group (2 channels each way), L 3, K 3, S 2, P 1, A 1 (O 7);
  * two groups of 1 input and 2 output channels. */
-static const shape D_ONE = {IOHW_DIR_BWD_D, 0, 2, 2, 2, 1, 3, 3, 2, 1, 0, 1};
-static const shape D_GROUPS = {IOHW_DIR_BWD_D, 0, 1, 2, 4, 2, 3, 3, 2, 1, 0, 1};
+static const iohw_test_shape D_ONE = {IOHW_DIR_BWD_D, 0, 2, 2, 2, 1, 3, 3, 2, 1, 0, 1};
+static const iohw_test_shape D_GROUPS = {IOHW_DIR_BWD_D, 0, 1, 2, 4, 2, 3, 3, 2, 1, 0, 1};
 /* BWD_WB: two images, two groups of 1 input and 2 output channels. */
-static const shape W_GROUPS = {IOHW_DIR_BWD_W, 1, 2, 2, 4, 2, 3, 3, 2, 1, 0, 1};
+static const iohw_test_shape W_GROUPS = {IOHW_DIR_BWD_W, 1, 2, 2, 4, 2, 3, 3, 2, 1, 0, 1};
 /* BWD_W: C_in 3, Mg 2, one group. */
-static const shape W_IO = {IOHW_DIR_BWD_W, 0, 2, 3, 2, 1, 3, 2, 1, 0, 0, 0};
+static const iohw_test_shape W_IO = {IOHW_DIR_BWD_W, 0, 2, 3, 2, 1, 3, 2, 1, 0, 0, 0};
 
-static void free_case(iohw_case *c)
-{
-    free(c->dy);
-    free(c->x);
-    free(c->w);
-    free(c->y);
-    free(c->y_f64);
-    free(c->err_bound);
-}
 
 /* --- by hand --------------------------------------------------------------- */
 
@@ -237,10 +55,10 @@ static void free_case(iohw_case *c)
  * one position late: dy[2i+1] w[0] + dy[2i+2] w[1] = 320, 40. */
 Test(diagnose_bwd, hand_worked_dx_with_the_taps_reversed)
 {
-    static const shape s = {IOHW_DIR_BWD_D, 0, 1, 1, 1, 1, 2, 2, 2, 0, 0, 0};
+    static const iohw_test_shape s = {IOHW_DIR_BWD_D, 0, 1, 1, 1, 1, 2, 2, 2, 0, 0, 0};
     static const double dy[4] = {1, 2, 3, 4}, w[2] = {10, 100};
     iohw_case c;
-    make(&s, 0, dy, w, &c);
+    iohw_test_bwd_case(&s, 0, dy, w, &c);
     cr_assert_eq(((double *)c.y)[0], 210);
     cr_assert_eq(((double *)c.y)[1], 430);
     double dx[2];
@@ -249,7 +67,7 @@ Test(diagnose_bwd, hand_worked_dx_with_the_taps_reversed)
     const double flipped[2] = {120, 340}, late[2] = {320, 40};
     expect_sentence(&c, flipped, MATCHES "gradient kernel not flipped (taps reversed)");
     expect_sentence(&c, late, MATCHES "dy read one position off the stride phase");
-    free_case(&c);
+    iohw_test_bwd_free(&c);
 }
 
 /* N 2, C 1, L 2, K 2, S 2 (O 4), bias; x = (1 2), (3 4); dy = (1 2 3 4),
@@ -257,16 +75,16 @@ Test(diagnose_bwd, hand_worked_dx_with_the_taps_reversed)
  * image 0 only: dw = 7, 10, db = 10; db from position 0: 1 + 5 = 6. */
 Test(diagnose_bwd, hand_worked_dw_of_the_first_image_and_db_of_one_position)
 {
-    static const shape s = {IOHW_DIR_BWD_W, 1, 2, 1, 1, 1, 2, 2, 2, 0, 0, 0};
+    static const iohw_test_shape s = {IOHW_DIR_BWD_W, 1, 2, 1, 1, 1, 2, 2, 2, 0, 0, 0};
     static const double dy[8] = {1, 2, 3, 4, 5, 6, 7, 8}, x[4] = {1, 2, 3, 4};
     iohw_case c;
-    make(&s, 0, dy, x, &c);
+    iohw_test_bwd_case(&s, 0, dy, x, &c);
     const double *y = c.y;
     cr_assert(y[0] == 50 && y[1] == 60 && y[2] == 36, "%g %g %g", y[0], y[1], y[2]);
     const double first[3] = {7, 10, 10}, one_position[3] = {50, 60, 6};
     expect_sentence(&c, first, MATCHES "batch not summed (dw and db from n = 0 only)");
     expect_sentence(&c, one_position, MATCHES "db without the spatial sum (first position only)");
-    free_case(&c);
+    iohw_test_bwd_free(&c);
 }
 
 /* Two groups of one channel, L 2, K 1: dw = x[c] . dy[c] per channel; x =
@@ -274,58 +92,58 @@ Test(diagnose_bwd, hand_worked_dw_of_the_first_image_and_db_of_one_position)
  * the first group's channel: 26, 0. */
 Test(diagnose_bwd, hand_worked_db_summed_per_group)
 {
-    static const shape s = {IOHW_DIR_BWD_W, 1, 1, 2, 2, 2, 2, 1, 1, 0, 0, 0};
+    static const iohw_test_shape s = {IOHW_DIR_BWD_W, 1, 1, 2, 2, 2, 2, 1, 1, 0, 0, 0};
     static const double dy[4] = {5, 6, 7, 8}, x[4] = {1, 2, 3, 4};
     iohw_case c;
-    make(&s, 0, dy, x, &c);
+    iohw_test_bwd_case(&s, 0, dy, x, &c);
     const double *y = c.y;
     cr_assert(y[0] == 17 && y[1] == 53 && y[2] == 11 && y[3] == 15);
     const double per_group[4] = {17, 53, 26, 0};
     expect_sentence(&c, per_group, MATCHES "db summed per group into the first group's channels");
-    free_case(&c);
+    iohw_test_bwd_free(&c);
 }
 
 /* --- each misreading ------------------------------------------------------ */
 
-static void named(const shape *s, unsigned seed, const knobs *k, const char *name)
+static void named(const iohw_test_shape *s, unsigned seed, const iohw_test_knobs *k, const char *name)
 {
     iohw_case c;
     char want[256];
-    make(s, seed, NULL, NULL, &c);
-    double *y = buggy(&c, k, NULL);
+    iohw_test_bwd_case(s, seed, NULL, NULL, &c);
+    double *y = iohw_test_bwd_buggy(&c, k, NULL);
     snprintf(want, sizeof want, MATCHES "%s", name);
     expect_sentence(&c, y, want);
     free(y);
-    free_case(&c);
+    iohw_test_bwd_free(&c);
 }
 
 Test(diagnose_bwd, dx_taps_reversed)
 {
-    const knobs k = {.flip = 1};
+    const iohw_test_knobs k = {.flip = 1};
     named(&D_ONE, 11, &k, "gradient kernel not flipped (taps reversed)");
 }
 
 Test(diagnose_bwd, dw_taps_reversed)
 {
-    const knobs k = {.flip = 1};
+    const iohw_test_knobs k = {.flip = 1};
     named(&W_GROUPS, 12, &k, "gradient kernel not flipped (taps reversed)");
 }
 
 Test(diagnose_bwd, dx_stride_phase)
 {
-    const knobs k = {.phase = 1};
+    const iohw_test_knobs k = {.phase = 1};
     named(&D_ONE, 13, &k, "dy read one position off the stride phase");
 }
 
 Test(diagnose_bwd, dw_stride_phase)
 {
-    const knobs k = {.phase = 1};
+    const iohw_test_knobs k = {.phase = 1};
     named(&W_GROUPS, 14, &k, "dy read one position off the stride phase");
 }
 
 Test(diagnose_bwd, dx_groups_interleaved)
 {
-    const knobs k = {.interleave = 1};
+    const iohw_test_knobs k = {.interleave = 1};
     named(&D_GROUPS, 15, &k, "channels of the groups interleaved in the gradient");
 }
 
@@ -333,34 +151,34 @@ Test(diagnose_bwd, dx_groups_interleaved)
 Test(diagnose_bwd, dw_groups_interleaved)
 {
     iohw_case c;
-    const knobs k = {.interleave = 1}, right = {0};
-    make(&W_GROUPS, 16, NULL, NULL, &c);
-    double *y = buggy(&c, &k, NULL), *good = buggy(&c, &right, NULL);
+    const iohw_test_knobs k = {.interleave = 1}, right = {0};
+    iohw_test_bwd_case(&W_GROUPS, 16, NULL, NULL, &c);
+    double *y = iohw_test_bwd_buggy(&c, &k, NULL), *good = iohw_test_bwd_buggy(&c, &right, NULL);
     const int64_t nw = iohw_problem_w_count(&c.p);
     memcpy(y + nw, good + nw, 4 * sizeof *y);
     expect_sentence(&c, y, MATCHES "channels of the groups interleaved in the gradient");
     free(y);
     free(good);
-    free_case(&c);
+    iohw_test_bwd_free(&c);
 }
 
 Test(diagnose_bwd, batch_not_summed)
 {
-    const knobs k = {.batch = 1};
+    const iohw_test_knobs k = {.batch = 1};
     named(&W_GROUPS, 17, &k, "batch not summed (dw and db from n = 0 only)");
 }
 
 /* dy's memory ([N][C][7]) read with extents 6: plane j starts at 6j. */
-static void op_left_out(const shape *s, unsigned seed)
+static void op_left_out(const iohw_test_shape *s, unsigned seed)
 {
     iohw_case c;
-    make(s, seed, NULL, NULL, &c);
-    const knobs k = {.dyO = c.p.out_size[0] - 1};
+    iohw_test_bwd_case(s, seed, NULL, NULL, &c);
+    const iohw_test_knobs k = {.dyO = c.p.out_size[0] - 1};
     cr_assert_eq(c.p.out_size[0], 7);
-    double *y = buggy(&c, &k, NULL);
+    double *y = iohw_test_bwd_buggy(&c, &k, NULL);
     expect_sentence(&c, y, MATCHES "dy read without its output_padding (rows shifted)");
     free(y);
-    free_case(&c);
+    iohw_test_bwd_free(&c);
 }
 
 Test(diagnose_bwd, dx_output_padding_left_out_of_dy)
@@ -377,7 +195,7 @@ Test(diagnose_bwd, dw_output_padding_left_out_of_dy)
 Test(diagnose_bwd, dw_written_as_oihw)
 {
     iohw_case c;
-    make(&W_IO, 20, NULL, NULL, &c);
+    iohw_test_bwd_case(&W_IO, 20, NULL, NULL, &c);
     const double *good = c.y;
     double y[12];
     for (int c_ = 0; c_ < 3; c_++)
@@ -385,7 +203,7 @@ Test(diagnose_bwd, dw_written_as_oihw)
             for (int k = 0; k < 2; k++)
                 y[(m * 3 + c_) * 2 + k] = good[(c_ * 2 + m) * 2 + k];
     expect_sentence(&c, y, MATCHES "dw written with I and O exchanged (as OIHW)");
-    free_case(&c);
+    iohw_test_bwd_free(&c);
 }
 
 /* db from dy's memory [2][4][7] read as NWC: channel c's elements at
@@ -393,9 +211,9 @@ Test(diagnose_bwd, dw_written_as_oihw)
 Test(diagnose_bwd, db_along_the_wrong_axis)
 {
     iohw_case c;
-    make(&W_GROUPS, 21, NULL, NULL, &c);
+    iohw_test_bwd_case(&W_GROUPS, 21, NULL, NULL, &c);
     const int64_t nw = iohw_problem_w_count(&c.p), nout = nw + 4;
-    double *y = doubles(nout);
+    double *y = iohw_test_doubles(nout);
     const double *dy = c.dy;
     memcpy(y, c.y, (size_t)nout * sizeof *y);
     for (int co = 0; co < 4; co++) {
@@ -405,7 +223,7 @@ Test(diagnose_bwd, db_along_the_wrong_axis)
     }
     expect_sentence(&c, y, MATCHES "db summed along the wrong axis of dy's memory");
     free(y);
-    free_case(&c);
+    iohw_test_bwd_free(&c);
 }
 
 /* --- nothing named ---------------------------------------------------------- */
@@ -413,9 +231,9 @@ Test(diagnose_bwd, db_along_the_wrong_axis)
 Test(diagnose_bwd, noise_all_zero_and_constant_outputs_are_not_named)
 {
     iohw_case c;
-    make(&W_GROUPS, 22, NULL, NULL, &c);
+    iohw_test_bwd_case(&W_GROUPS, 22, NULL, NULL, &c);
     const int64_t nout = iohw_problem_out_count(&c.p);
-    double *y = doubles(nout);
+    double *y = iohw_test_doubles(nout);
     expect_sentence(&c, y, "");                       /* all zero */
     for (int64_t i = 0; i < nout; i++)
         y[i] = 5;
@@ -425,7 +243,7 @@ Test(diagnose_bwd, noise_all_zero_and_constant_outputs_are_not_named)
     y[nout - 3] -= 2;
     expect_sentence(&c, y, "");                       /* noise */
     free(y);
-    free_case(&c);
+    iohw_test_bwd_free(&c);
 }
 
 /* w's taps a palindrome (1 2 1): the taps reversed give the oracle's own
@@ -433,19 +251,19 @@ Test(diagnose_bwd, noise_all_zero_and_constant_outputs_are_not_named)
  * oracle's output nor beside the misreading that is. */
 Test(diagnose_bwd, a_misreading_equal_to_the_oracle_is_not_named)
 {
-    static const shape s = {IOHW_DIR_BWD_D, 0, 1, 1, 1, 1, 3, 3, 2, 1, 0, 1};
+    static const iohw_test_shape s = {IOHW_DIR_BWD_D, 0, 1, 1, 1, 1, 3, 3, 2, 1, 0, 1};
     static const double w[3] = {1, 2, 1};
     iohw_case c;
-    make(&s, 23, NULL, w, &c);
-    const knobs flip = {.flip = 1}, late = {.phase = 1};
-    double *y = buggy(&c, &flip, NULL);
+    iohw_test_bwd_case(&s, 23, NULL, w, &c);
+    const iohw_test_knobs flip = {.flip = 1}, late = {.phase = 1};
+    double *y = iohw_test_bwd_buggy(&c, &flip, NULL);
     cr_assert_eq(memcmp(y, c.y, 3 * sizeof *y), 0);
     expect_sentence(&c, y, "");
     free(y);
-    y = buggy(&c, &late, NULL);
+    y = iohw_test_bwd_buggy(&c, &late, NULL);
     expect_sentence(&c, y, MATCHES "dy read one position off the stride phase");
     free(y);
-    free_case(&c);
+    iohw_test_bwd_free(&c);
 }
 
 /* --- the table ---------------------------------------------------------------- */
