@@ -381,23 +381,23 @@ static int batch_not_summed(const iohw__dgb_base *b, iohw__dgb_out *o)
 
 const iohw__dgb_entry iohw__dgb_table[] = {
     {"dw written with I and O exchanged (as OIHW)", io_exchanged,
-     "your backward-weights kernel stores dw as OIHW: write dw[c][m] in the weight layout, I before O as w has it"},
+     "your kernel stores dw as OIHW: write dw[c][m] in the weight layout, I before O as w has it"},
     {"gradient kernel not flipped (taps reversed)", not_flipped,
-     "your backward kernel pairs tap k with the mirrored position: dx and dw use w[K-1-k] where the definition has w[k]"},
+     "your kernel pairs tap k of dx and dw with the position of tap K-1-k: the gradient keeps tap k"},
     {"dy read without its output_padding (rows shifted)", op_left_out,
-     "your backward kernel sizes dy without output_padding and reads its memory with those extents: use dy's full output size"},
+     "your kernel reads dy with extents O - output_padding: dy has the full output size O"},
     {"dy read one position off the stride phase", phase_off,
-     "your backward kernel reads dy at i*S + k*D - P + 1: the stride grid starts at i*S + k*D - P"},
+     "your kernel reads dy at i*S + k*D - P + 1 in dx and dw: the stride grid starts at i*S + k*D - P"},
     {"channels of the groups interleaved in the gradient", groups_interleaved,
-     "your backward kernel takes group g's channel c at c*G+g (dy, x, dx) where the definition has g*Cg+c"},
+     "your kernel takes group g's channel c of dy, x and dx at c*G+g where the gradient has g*Cg+c"},
     {"db summed per group into the first group's channels", db_per_group,
-     "your backward-weights kernel accumulates db[m] for every group: index db by the output channel g*Mg+m"},
+     "your kernel accumulates db[m] for every group: index db by the output channel g*Mg+m"},
     {"db without the spatial sum (first position only)", db_no_spatial_sum,
-     "your backward-weights kernel takes db from dy's first position: db sums dy over the batch and every position"},
+     "your kernel takes db from dy's first position: db sums dy over the batch and every position"},
     {"db summed along the wrong axis of dy's memory", db_wrong_axis,
-     "your backward-weights kernel reduces dy for db as if channels-last were channels-first (or the reverse)"},
+     "your kernel reduces dy for db along the wrong axis: channels-first read as channels-last or the reverse"},
     {"batch not summed (dw and db from n = 0 only)", batch_not_summed,
-     "your backward-weights kernel keeps the first image's dw and db: sum them over the batch"},
+     "your kernel keeps the first image's dw and db: sum them over the batch"},
 };
 
 const int iohw__dgb_table_count = (int)(sizeof iohw__dgb_table / sizeof iohw__dgb_table[0]);
