@@ -7,6 +7,8 @@
  *
  *   dw written with I and O exchanged   the correct dw stored with I and O
  *                                       of the weight layout exchanged
+ *   w read with I and O exchanged       BWD_D: w's memory read with I and O
+ *                                       of the weight layout exchanged
  *   gradient kernel not flipped         BWD_D: w's taps read reversed,
  *                                       w'[c][m][k] = w[c][m][K-1-k];
  *                                       BWD_W: dw's taps stored reversed
@@ -30,6 +32,7 @@
  *   batch not summed                    dw and db from n = 0 only
  */
 #include "judge/diagnose_bwd.h"
+#include "judge/diagnose_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -114,6 +117,24 @@ static int io_exchanged(const iohw__dgb_base *b, iohw__dgb_out *o)
         return 0;
     o->io_swapped = 1;
     return iohw__dgb_correct(b, o);
+}
+
+/* BWD_D: w's memory read with I and O of the weight layout exchanged. */
+static int w_io_exchanged(const iohw__dgb_base *b, iohw__dgb_out *o)
+{
+    char wl[16];
+    if (!is_data(b))
+        return 0;
+    memcpy(wl, b->p->weight_layout, sizeof wl);
+    wl[sizeof wl - 1] = '\0';
+    for (char *s = wl; *s != '\0'; s++)
+        *s = *s == 'I' ? 'O' : *s == 'O' ? 'I' : *s;
+    double *w = iohw__dg_read_w(b->c, wl);
+    if (w == NULL)
+        return -1;
+    int rc = def_data(b, b->p, b->dy, w, o->out, o->eb);
+    free(w);
+    return rc;
 }
 
 static int not_flipped(const iohw__dgb_base *b, iohw__dgb_out *o)
@@ -382,6 +403,8 @@ static int batch_not_summed(const iohw__dgb_base *b, iohw__dgb_out *o)
 const iohw__dgb_entry iohw__dgb_table[] = {
     {"dw written with I and O exchanged (as OIHW)", io_exchanged,
      "your kernel stores dw as OIHW: write dw[c][m] in the weight layout, I before O as w has it"},
+    {"w read with I and O exchanged (as OIHW)", w_io_exchanged,
+     "your kernel reads w as OIHW in backward-data: index w[m][c] where the gradient has w[c][m]"},
     {"gradient kernel not flipped (taps reversed)", not_flipped,
      "your kernel pairs tap k of dx and dw with the position of tap K-1-k: the gradient keeps tap k"},
     {"dy read without its output_padding (rows shifted)", op_left_out,

@@ -19,11 +19,12 @@
 
 typedef struct bwd_fault {
     const char *name;      /* libiohw_<name>.so */
-    const char *diagnosis; /* the name its diagnosis gives */
+    const char *diagnosis; /* what its diagnosis says (dw written / w read
+                              with I and O exchanged: their common part) */
 } bwd_fault;
 
 static const bwd_fault FAULTS[] = {
-    {"fault_bwd_io_swap", "dw written with I and O exchanged (as OIHW)"},
+    {"fault_bwd_io_swap", "I and O exchanged (as OIHW)"},
     {"fault_bwd_no_flip", "gradient kernel not flipped (taps reversed)"},
     {"fault_bwd_op_ignored", "dy read without its output_padding (rows shifted)"},
     {"fault_bwd_stride_phase", "dy read one position off the stride phase"},

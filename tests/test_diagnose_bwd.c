@@ -206,6 +206,26 @@ Test(diagnose_bwd, dw_written_as_oihw)
     iohw_test_bwd_free(&c);
 }
 
+/* w [2][2][3] (IOW) read as OIW by backward-data: w'(c, m, k) =
+ * w[(m*2 + c)*3 + k]. */
+Test(diagnose_bwd, dx_from_w_read_as_oihw)
+{
+    iohw_case c;
+    const iohw_test_knobs right = {0};
+    iohw_test_bwd_case(&D_ONE, 24, NULL, NULL, &c);
+    const double *w = c.w;
+    double w2[12];
+    for (int c_ = 0; c_ < 2; c_++)
+        for (int m = 0; m < 2; m++)
+            for (int k = 0; k < 3; k++)
+                w2[(c_ * 2 + m) * 3 + k] = w[(m * 2 + c_) * 3 + k];
+    double *y = iohw_test_doubles(iohw_problem_out_count(&c.p));
+    iohw_test_bwd_dx(&c.p, &right, c.dy, w2, y);
+    expect_sentence(&c, y, MATCHES "w read with I and O exchanged (as OIHW)");
+    free(y);
+    iohw_test_bwd_free(&c);
+}
+
 /* db from dy's memory [2][4][7] read as NWC: channel c's elements at
  * (n*7 + o)*4 + c. */
 Test(diagnose_bwd, db_along_the_wrong_axis)
@@ -272,7 +292,7 @@ Test(diagnose_bwd, names_follow_every_earlier_name_in_the_table)
 {
     const int nb = iohw__dgb_count();
     const int first = iohw_diagnose_count() - nb;
-    cr_assert_eq(nb, 9);
+    cr_assert_eq(nb, 10);
     cr_expect_gt(first, iohw__dgq_count());
     for (int i = 0; i < nb; i++) {
         char sentence[256];

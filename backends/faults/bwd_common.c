@@ -131,7 +131,7 @@ double *iohw__bwd_read(const iohw_problem *p, int output, const char *layout,
     return out;
 }
 
-static double *read_weight(const iohw_problem *p, const char *layout, const void *mem)
+double *iohw__bwd_read_weight(const iohw_problem *p, const char *layout, const void *mem)
 {
     iohw_layout_map m;
     const size_t es = iohw_dtype_size(p->dtype);
@@ -196,11 +196,12 @@ static int work_init(bwd_work *bw, const iohw_problem *p, const void *dy,
         bw->O *= bw->O3[A];
     }
     bw->dy_mem = dy;
+    bw->w_mem = w;
     bw->dy = iohw__bwd_read(p, 1, p->data_layout, dy);
     if (x != NULL)
         bw->x = iohw__bwd_read(p, 0, p->data_layout, x);
     if (w != NULL)
-        bw->w = read_weight(p, p->weight_layout, w);
+        bw->w = iohw__bwd_read_weight(p, p->weight_layout, w);
     if (bw->dy == NULL || (x != NULL && bw->x == NULL) || (w != NULL && bw->w == NULL)) {
         work_free(bw);
         return -1;

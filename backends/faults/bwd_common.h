@@ -31,6 +31,7 @@ typedef struct bwd_work {
     int64_t L3[3], K3[3], O3[3], S3[3], D3[3], P3[3];  /* leading axes 1 (P 0) */
     int64_t L, K, O;
     const void *dy_mem;   /* dy as handed to the backend */
+    const void *w_mem;    /* BWD_D: w as handed to the backend */
     double *dy;           /* canonical [N][C_out][O...] */
     double *x;            /* BWD_W: canonical [N][C_in][L...] */
     double *w;            /* BWD_D: canonical [C_in][Mg][K...] */
@@ -59,6 +60,10 @@ void iohw__bwd_db(const bwd_work *bw, const bwd_knobs *k, double *db);
  * NULL on failure. */
 double *iohw__bwd_read(const iohw_problem *p, int output, const char *layout,
                        const void *mem);
+
+/* Weight-layout memory of p's dtype read as if in `layout`: canonical
+ * doubles [C_in][Mg][K...], malloc'd, NULL on failure. */
+double *iohw__bwd_read_weight(const iohw_problem *p, const char *layout, const void *mem);
 
 /* What a fault does; NULL hooks compute the direction right.  dx, dw and
  * db are canonical (db NULL without bias), zeroed before the call. */
