@@ -21,7 +21,7 @@
  *   models the layers of real networks (suite_models.c) in the three
  *          directions, and nothing else.
  * smoke, ci and full end with the backward category (suite_backward.c):
- * one, six and twenty covering arrays over the backward factors, then its
+ * one, fourteen and forty covering arrays over the backward factors, then its
  * designed rows (in f32 and one other dtype in turn in smoke, in every
  * dtype in ci and full).
  */
@@ -53,10 +53,10 @@ static const iohw__profile PROFILES[] = {
      1, 0, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1},
     {"ci", "about 2,000 cases for continuous integration: eight covering arrays, "
            "every layout permutation, shapes and regressions in several dtypes",
-     8, 1, 2, 4, 2, 2, 3, 2, 0, 5, 0, 6, 4},
+     8, 1, 2, 4, 2, 2, 3, 2, 0, 5, 0, 14, 4},
     {"full", "about 21,000 cases: thirty covering arrays, every layout in every "
              "dtype, every shape in every dtype and fill, random combinations",
-     30, 1, 4, 4, 6, 4, 3, 5, 14000, 5, 0, 20, 4},
+     30, 1, 4, 4, 6, 4, 3, 5, 14000, 5, 0, 40, 4},
     {"models", "the transposed-convolution layers of real networks (DCGAN, U-Net, "
                "HiFi-GAN, MelGAN, EnCodec, 3-D U-Net, V-Net, YOLOv8-seg, FCN-8s, "
                "benchdnn's deconv shapes), f32, exact fill",

@@ -43,27 +43,27 @@ typedef struct bwd_row {
 #define W IOHW_DIR_BWD_W
 
 static const bwd_row ROWS[] = {
-    {"bwd-io-swap", W, "n=1 ci=3 co=2 in=5x4 k=3x2"},
-    {"bwd-io-swap", W, "n=1 ci=4 co=6 g=2 in=6 k=3 s=2 bias=1"},
-    {"bwd-io-swap", D, "n=1 ci=3 co=5 in=4x3 k=2x3 s=2x1"},
-    {"bwd-no-flip", D, "n=1 ci=2 co=3 in=6 k=3"},
-    {"bwd-no-flip", D, "n=1 ci=2 co=2 in=4x5 k=2x3 s=2x1"},
-    {"bwd-no-flip", W, "n=1 ci=2 co=3 in=5 k=4 pad=1:2"},
-    {"bwd-op-leak", D, "n=1 ci=2 co=3 in=4 k=3 s=2 op=1"},
-    {"bwd-op-leak", D, "n=2 ci=2 co=2 in=3x4 k=2x3 s=3x2 op=2x1"},
-    {"bwd-op-leak", W, "n=1 ci=3 co=2 in=4 k=3 s=2 pad=1 op=1 bias=1"},
-    {"bwd-op-leak", D, "n=1 ci=2 co=2 in=3 k=2 s=2 op=3"},
-    {"bwd-stride-phase", D, "n=1 ci=2 co=2 in=5 k=3 s=2"},
-    {"bwd-stride-phase", D, "n=1 ci=2 co=3 in=4 k=5 s=3 pad=1"},
-    {"bwd-stride-phase", W, "n=1 ci=2 co=2 in=3x4 k=3x4 s=2x3"},
-    {"bwd-stride-phase", D, "n=1 ci=1 co=2 in=2x3x3 k=3x2x2 s=2x3x1"},
-    {"bwd-group-interleave", D, "n=1 ci=4 co=6 g=2 in=5 k=3"},
-    {"bwd-group-interleave", W, "n=1 ci=6 co=4 g=2 in=3x4 k=3x2 s=2"},
-    {"bwd-group-interleave", D, "n=2 ci=6 co=9 g=3 in=4 k=2 s=2 d=2"},
-    {"bwd-db-axes", W, "n=2 ci=4 co=6 g=2 in=4x3 k=3x2 s=2 bias=1"},
-    {"bwd-db-axes", W, "n=3 ci=2 co=3 in=5 k=3 bias=1"},
-    {"bwd-batch", W, "n=3 ci=2 co=3 in=4 k=3 s=2"},
-    {"bwd-batch", W, "n=2 ci=3 co=2 in=3x3 k=2x2 s=2 pad=0:1"},
+    {"bug-bwd-io-swap", W, "n=1 ci=3 co=2 in=5x4 k=3x2"},
+    {"bug-bwd-io-swap", W, "n=1 ci=4 co=6 g=2 in=6 k=3 s=2 bias=1"},
+    {"bug-bwd-io-swap", D, "n=1 ci=3 co=5 in=4x3 k=2x3 s=2x1"},
+    {"bug-bwd-no-flip", D, "n=1 ci=2 co=3 in=6 k=3"},
+    {"bug-bwd-no-flip", D, "n=1 ci=2 co=2 in=4x5 k=2x3 s=2x1"},
+    {"bug-bwd-no-flip", W, "n=1 ci=2 co=3 in=5 k=4 pad=1:2"},
+    {"bug-bwd-op-leak", D, "n=1 ci=2 co=3 in=4 k=3 s=2 op=1"},
+    {"bug-bwd-op-leak", D, "n=2 ci=2 co=2 in=3x4 k=2x3 s=3x2 op=2x1"},
+    {"bug-bwd-op-leak", W, "n=1 ci=3 co=2 in=4 k=3 s=2 pad=1 op=1 bias=1"},
+    {"bug-bwd-op-leak", D, "n=1 ci=2 co=2 in=3 k=2 s=2 op=3"},
+    {"bug-bwd-stride-phase", D, "n=1 ci=2 co=2 in=5 k=3 s=2"},
+    {"bug-bwd-stride-phase", D, "n=1 ci=2 co=3 in=4 k=5 s=3 pad=1"},
+    {"bug-bwd-stride-phase", W, "n=1 ci=2 co=2 in=3x4 k=3x4 s=2x3"},
+    {"bug-bwd-stride-phase", D, "n=1 ci=1 co=2 in=2x3x3 k=3x2x2 s=2x3x1"},
+    {"bug-bwd-group-interleave", D, "n=1 ci=4 co=6 g=2 in=5 k=3"},
+    {"bug-bwd-group-interleave", W, "n=1 ci=6 co=4 g=2 in=3x4 k=3x2 s=2"},
+    {"bug-bwd-group-interleave", D, "n=2 ci=6 co=9 g=3 in=4 k=2 s=2 d=2"},
+    {"bug-bwd-db-axes", W, "n=2 ci=4 co=6 g=2 in=4x3 k=3x2 s=2 bias=1"},
+    {"bug-bwd-db-axes", W, "n=3 ci=2 co=3 in=5 k=3 bias=1"},
+    {"bug-bwd-batch", W, "n=3 ci=2 co=3 in=4 k=3 s=2"},
+    {"bug-bwd-batch", W, "n=2 ci=3 co=2 in=3x3 k=2x2 s=2 pad=0:1"},
 };
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
 
@@ -72,7 +72,7 @@ int iohw__plan_backward_rows(iohw_plan *plan, const iohw__profile *pr,
 {
     char tags[IOHW_PLAN_TAGS_MAX];
     for (size_t i = 0; i < NROWS; i++) {
-        snprintf(tags, sizeof tags, "backward,bug-%s", ROWS[i].tag);
+        snprintf(tags, sizeof tags, "backward,%s", ROWS[i].tag);
         for (int t = 0; t < 4; t++) {
             /* smoke: f32 and one other dtype in turn (1 + i % 3). */
             if (pr->backward_dtypes == 1 && t != 0 && t != 1 + (int)(i % 3))

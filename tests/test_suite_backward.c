@@ -7,8 +7,9 @@
  * of the shape its bug needs; the backward covering arrays hold every pair
  * of the 409 that can coexist (counted by hand below); forward coverage
  * stays what it was; the models profile adds its layers' gradients of at
- * most 2^16 elements; iohw_fill_direction_inputs fills what the direction
- * reads, dy like x, the exact fill's sums exact.
+ * most 2^16 elements; a suite inside a backend's claim offers backward
+ * cases only where accepts() takes their direction, and they change no
+ * forward figure (tests/test_fill_direction.c tests the fill of dy).
  */
 #include <criterion/criterion.h>
 
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "generators/generators.h"
+#include "generators/claim.h"
 #include "generators/suite.h"
 #include "oracle/dtype.h"
 #include "oracle/problem.h"
@@ -110,12 +112,12 @@ Test(suite_backward, every_profile_holds_both_directions_over_every_factor)
     }
 }
 
-Test(suite_backward, smoke_adds_61_backward_cases_ci_191_full_430)
+Test(suite_backward, smoke_adds_61_backward_cases_ci_330_full_778)
 {
     /* Measured when the category was designed: smoke's budget is about 90
      * backward cases (many tests write smoke), ci's about 350. */
     static const char *const PROFILES[] = {"smoke", "ci", "full"};
-    static const int64_t WANT[] = {61, 191, 430};
+    static const int64_t WANT[] = {61, 330, 778};
     for (int k = 0; k < 3; k++) {
         iohw_plan plan = plan_of(PROFILES[k]);
         seen s;
@@ -276,4 +278,61 @@ Test(suite_backward, models_adds_each_layers_gradients_of_at_most_2_16_elements)
     cr_expect_gt(d, 0);
     cr_expect_gt(w, 0);
     iohw_plan_free(&plan);
+}
+
+/* ---------------------------------------------------------------------- */
+/* A backend's claim (generators/claim.h): backward cases go to accepts()
+ * with their direction and never count as forward problems. */
+
+/* f32 only; forward always, BWD_D when *ctx, never BWD_W. */
+static int f32_accepts(const iohw_problem *p, void *ctx)
+{
+    const int *bwd_d = ctx;
+    if (p->dtype != IOHW_F32)
+        return 0;
+    return p->direction == IOHW_DIR_FWD || (p->direction == IOHW_DIR_BWD_D && *bwd_d);
+}
+
+static void claim_plan(int bwd_d, int64_t *fwd, int64_t *d, int64_t *w,
+                       int64_t *covered)
+{
+    iohw_claim c;
+    iohw_plan plan;
+    iohw_error e;
+    cr_assert_eq(iohw_claim_learn(f32_accepts, &bwd_d, &c, &e), 0, "%s", e.msg);
+    cr_assert_eq(iohw_plan_for_claim("smoke", 1, &c, f32_accepts, &bwd_d, &plan, &e), 0,
+                 "%s", e.msg);
+    *fwd = *d = *w = 0;
+    for (int64_t i = 0; i < plan.count; i++) {
+        const iohw_problem *p = &plan.cases[i].desc.p;
+        cr_expect_eq(p->dtype, IOHW_F32, "%s", plan.cases[i].id);
+        *fwd += p->direction == IOHW_DIR_FWD;
+        *d += p->direction == IOHW_DIR_BWD_D;
+        *w += p->direction == IOHW_DIR_BWD_W;
+    }
+    *covered = plan.claim_covered;
+    iohw_plan_free(&plan);
+    iohw_claim_free(&c);
+}
+
+Test(suite_backward, a_claim_offers_backward_cases_only_where_accepts_takes_their_direction)
+{
+    /* smoke's f32 BWD_D cases, counted on the plain plan. */
+    iohw_plan smoke = plan_of("smoke");
+    int64_t want_d = 0;
+    for (int64_t i = 0; i < smoke.count; i++)
+        want_d += smoke.cases[i].desc.p.direction == IOHW_DIR_BWD_D
+                  && smoke.cases[i].desc.p.dtype == IOHW_F32;
+    iohw_plan_free(&smoke);
+    cr_assert_gt(want_d, 0);
+
+    int64_t fwd0, d0, w0, cov0, fwd1, d1, w1, cov1;
+    claim_plan(0, &fwd0, &d0, &w0, &cov0);
+    claim_plan(1, &fwd1, &d1, &w1, &cov1);
+    cr_expect_eq(d0 + w0, 0, "a backend without backward entry points gets none");
+    cr_expect_eq(d1, want_d);
+    cr_expect_eq(w1, 0);
+    /* The forward part and its claimed-pair coverage do not change. */
+    cr_expect_eq(fwd1, fwd0);
+    cr_expect_eq(cov1, cov0);
 }
