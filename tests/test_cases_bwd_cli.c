@@ -1,12 +1,16 @@
 /*
  * tests/test_cases_bwd_cli.c - backward case files outside the reader
  * (specification sections 4 and 13): plain h5py reads every dataset of a
- * backward case with the bytes written (tests/check_h5py_read.py), and
- * `iohw show` prints the direction and the direction's tensors.
+ * backward case with the bytes written (tests/check_h5py_read.py),
+ * `iohw show` prints the direction and the direction's tensors, and
+ * `iohw oracle` completes a user's backward case with the values worked
+ * out by hand.
  */
 #include <criterion/criterion.h>
 
 #include <sys/stat.h>
+
+#include <hdf5.h>
 
 #include "support/shell.h"
 #include "test_cases_bwd_fixture.h"
@@ -122,4 +126,128 @@ Test(cases_bwd_cli, show_prints_the_direction_and_its_tensors)
     for (int i = 0; i < 3; i++)
         iohw_case_free(&c[i]);
     remove(path);
+}
+
+/* Writes a one-case user file from c: its inputs only (the outputs,
+ * terms_max, fill, tags and descriptor deleted). */
+static void write_user(const char *path, const iohw_case *c)
+{
+    static const char *const outs[] = {
+        "dx", "dx_f64", "dx_err_bound", "dw", "dw_f64", "dw_err_bound",
+        "db", "db_f64", "db_err_bound"};
+    static const char *const attrs[] = {"terms_max", "fill", "tags",
+                                        "descriptor", "out_size"};
+    write_cases(path, (iohw_case *)c, 1);
+    hid_t fid = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    cr_assert_geq(fid, 0);
+    char name[300];
+    snprintf(name, sizeof name, "/cases/%s", c->id);
+    hid_t g = H5Gopen2(fid, name, H5P_DEFAULT);
+    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++)
+        if (H5Lexists(g, outs[i], H5P_DEFAULT) > 0)
+            cr_assert_geq(H5Ldelete(g, outs[i], H5P_DEFAULT), 0);
+    for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++)
+        cr_assert_geq(H5Adelete(g, attrs[i]), 0, "%s", attrs[i]);
+    H5Gclose(g);
+    H5Fclose(fid);
+}
+
+/* The smallest problem, worked by hand: N = C_in = C_out = 1, L = 2,
+ * K = 2, stride 1, no padding: O = 3.  x = [1, 2], w = [3, 5],
+ * dy = [1, 10, 100]:
+ *   dx[i] = sum_k dy[i + k] w[k]:  dx = [1*3 + 10*5, 10*3 + 100*5] = [53, 530]
+ *   dw[k] = sum_i x[i] dy[i + k]:  dw = [1*1 + 2*10, 1*10 + 2*100] = [21, 210]
+ *   db = 1 + 10 + 100 = 111.
+ * Every term is positive, so each bound is the value itself; terms_max:
+ * dx 2 (two taps reach each i), dw 2 (two inputs per tap), db 3. */
+static void tiny(int32_t dir, iohw_case *c)
+{
+    static const float x[2] = {1, 2}, w[2] = {3, 5}, dy[3] = {1, 10, 100};
+    memset(c, 0, sizeof *c);
+    snprintf(c->id, sizeof c->id, "tiny.%s", dir == IOHW_DIR_BWD_D ? "bwd_d"
+                                                                  : "bwd_w");
+    iohw_problem *p = &c->p;
+    iohw_problem_init(p);
+    p->rank = 1;
+    p->batch = p->in_channels = p->out_channels = p->groups = 1;
+    p->in_size[0] = 2;
+    p->kernel[0] = 2;
+    p->direction = dir;
+    p->has_bias = dir == IOHW_DIR_BWD_W;
+    snprintf(p->data_layout, sizeof p->data_layout, "NCW");
+    snprintf(p->weight_layout, sizeof p->weight_layout, "IOW");
+    iohw_error e;
+    cr_assert_eq(iohw_problem_finish(p, &e), 0, "%s", e.msg);
+    cr_assert_eq(p->out_size[0], 3);
+    snprintf(c->fill, sizeof c->fill, "exact");
+    c->tags = xstrdup("1d");
+    c->descriptor = xstrdup("in=2 k=2");
+    c->terms_max = iohw_oracle_terms_max(p);
+    const int64_t n = iohw_problem_out_count(p);
+    c->dy = pattern(4, 3, 0);
+    memcpy(c->dy, dy, sizeof dy);
+    if (dir == IOHW_DIR_BWD_D) {
+        c->w = pattern(4, 2, 0);
+        memcpy(c->w, w, sizeof w);
+    } else {
+        c->x = pattern(4, 2, 0);
+        memcpy(c->x, x, sizeof x);
+    }
+    c->y = calloc((size_t)n, 4);
+    c->y_f64 = calloc((size_t)n, 8);
+    c->err_bound = calloc((size_t)n, 8);
+}
+
+static void expect_completed(const char *path, const char *id, int n,
+                             const double *want, int64_t terms_max)
+{
+    iohw_error e;
+    iohw_case got;
+    iohw_case_file *f = iohw_case_file_open(path, &e);
+    cr_assert_not_null(f, "%s", e.msg);
+    cr_assert_eq(iohw_case_file_read(f, id, IOHW_READ_ALL, &got, &e), 0, "%s",
+                 e.msg);
+    cr_assert_eq(iohw_problem_out_count(&got.p), n);
+    for (int i = 0; i < n; i++) {
+        cr_assert_eq(((const float *)got.y)[i], (float)want[i], "%s %d", id, i);
+        cr_assert_eq(got.y_f64[i], want[i], "%s %d", id, i);
+        cr_assert_eq(got.err_bound[i], want[i], "%s %d", id, i);
+    }
+    cr_assert_eq(got.terms_max, terms_max, "%s", id);
+    cr_assert_str_eq(got.fill, "user");
+    iohw_case_free(&got);
+    iohw_case_file_close(f, NULL);
+}
+
+Test(cases_bwd_cli, oracle_completes_backward_cases_with_their_direction)
+{
+    char in_d[512], in_w[512], out_d[512], out_w[512];
+    iohw_case c;
+    tmp_path(in_d, sizeof in_d, "bwd-oracle-in-d");
+    tmp_path(in_w, sizeof in_w, "bwd-oracle-in-w");
+    tmp_path(out_d, sizeof out_d, "bwd-oracle-out-d");
+    tmp_path(out_w, sizeof out_w, "bwd-oracle-out-w");
+    tiny(IOHW_DIR_BWD_D, &c);
+    write_user(in_d, &c);
+    iohw_case_free(&c);
+    tiny(IOHW_DIR_BWD_W, &c);
+    write_user(in_w, &c);
+    iohw_case_free(&c);
+
+    char *out = NULL;
+    int rc = iohw_test_sh(&out, "'%s' oracle '%s' -o '%s' --threads 1",
+                          IOHW_BIN, in_d, out_d);
+    cr_assert_eq(rc, 0, "%s", out);
+    free(out);
+    rc = iohw_test_sh(&out, "'%s' oracle '%s' -o '%s' --threads 1", IOHW_BIN,
+                      in_w, out_w);
+    cr_assert_eq(rc, 0, "%s", out);
+    free(out);
+    const double dx[2] = {53, 530}, dwdb[3] = {21, 210, 111};
+    expect_completed(out_d, "tiny.bwd_d", 2, dx, 2);
+    expect_completed(out_w, "tiny.bwd_w", 3, dwdb, 3);
+    remove(in_d);
+    remove(in_w);
+    remove(out_d);
+    remove(out_w);
 }
