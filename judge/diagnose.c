@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "judge/compare.h"
+#include "judge/diagnose_bwd.h"
 #include "judge/diagnose_internal.h"
 #include "judge/diagnose_quant.h"
 #include "oracle/dtype.h"
@@ -40,14 +41,19 @@
 #define DIAGNOSE_MAX_WORK ((int64_t)1 << 26)
 
 /* The float misinterpretations, then the quantized ones
- * (diagnose_quant.c). */
+ * (diagnose_quant.c), then the backward ones (diagnose_bwd_variants.c). */
 int iohw_diagnose_count(void)
 {
-    return iohw__dg_table_count + iohw__dgq_count();
+    return iohw__dg_table_count + iohw__dgq_count() + iohw__dgb_count();
 }
 
+/* The backward misreadings (diagnose_bwd_variants.c) come after the
+ * quantized ones, so that the index of every earlier name stays. */
 const char *iohw_diagnose_name(int i)
 {
+    const int fq = iohw__dg_table_count + iohw__dgq_count();
+    if (i >= fq)
+        return iohw__dgb_name(i - fq);
     if (i >= iohw__dg_table_count)
         return iohw__dgq_name(i - iohw__dg_table_count);
     return i < 0 ? NULL : iohw__dg_table[i].name;
@@ -55,6 +61,9 @@ const char *iohw_diagnose_name(int i)
 
 const char *iohw_diagnose_meaning(int i)
 {
+    const int fq = iohw__dg_table_count + iohw__dgq_count();
+    if (i >= fq)
+        return iohw__dgb_meaning(i - fq);
     if (i >= iohw__dg_table_count)
         return iohw__dgq_meaning(i - iohw__dg_table_count);
     return i < 0 ? NULL : iohw__dg_table[i].meaning;

@@ -15,6 +15,7 @@
 
 #include "generators/fill_qdesign.h"
 #include "judge/diagnose.h"
+#include "judge/diagnose_bwd.h"
 #include "judge/diagnose_quant.h"
 #include "oracle/descriptor.h"
 #include "oracle/problem.h"
@@ -355,7 +356,9 @@ Test(diagnose_quant, a_saturated_constant_output_gets_no_diagnosis)
 
 Test(diagnose_quant, names_join_the_diagnosis_table)
 {
-    const int nf = iohw_diagnose_count() - iohw__dgq_count();
+    /* The quantized names follow the float ones; the backward ones
+     * (diagnose_bwd.h) come after them. */
+    const int nf = iohw_diagnose_count() - iohw__dgq_count() - iohw__dgb_count();
     cr_assert_gt(nf, 0);
     for (int i = 0; i < iohw__dgq_count(); i++) {
         cr_expect_str_eq(iohw_diagnose_name(nf + i), iohw__dgq_name(i));
