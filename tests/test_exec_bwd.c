@@ -265,3 +265,24 @@ Test(exec_bwd, tfjs_computes_rank2_and_refuses_rank3, .timeout = 300)
               iohw_backend_last_error(&lb));
     iohw_backend_unload(&lb);
 }
+
+Test(exec_bwd, tfjs_wasm_computes_dx_and_refuses_dw, .timeout = 300)
+{
+    iohw_loaded_backend lb;
+    float dy[12], w[12], dx[4];
+    need_tfjs();
+    load_exec_program(TFJS_PROGRAM " --tfjs-backend=wasm", NULL, &lb);
+    to_f32(DY_NHWC, dy, 12);
+    to_f32(W_HWOI, w, 12);
+    iohw_problem pd = problem(RANK2, IOHW_DIR_BWD_D, 0);
+    cr_assert_eq(lb.table->supports(lb.ctx, &pd), IOHW_OK, "%s",
+                 iohw_backend_last_error(&lb));
+    cr_assert_eq(lb.table->run_bwd_data(lb.ctx, &pd, dy, w, dx), IOHW_OK,
+                 "%s", iohw_backend_last_error(&lb));
+    expect_values("dx", dx, DX_NHWC, 4);
+    iohw_problem pw = problem(RANK2, IOHW_DIR_BWD_W, 0);
+    cr_expect_eq(lb.table->supports(lb.ctx, &pw), IOHW_UNSUPPORTED);
+    cr_expect(strstr(iohw_backend_last_error(&lb), "no Conv2DBackpropFilter "
+                     "kernel") != NULL, "%s", iohw_backend_last_error(&lb));
+    iohw_backend_unload(&lb);
+}

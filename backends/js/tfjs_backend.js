@@ -34,7 +34,8 @@
  * Backward cases (specification section 13; --describe opts in with
  * directions=fwd bwd_d bwd_w): tf.grads of the same conv2dTranspose call
  * (tfjs_backward.js); rank 3 is refused, tfjs having no gradient for
- * conv3dTranspose.
+ * conv3dTranspose, and BWD_W on the wasm backend, which has no
+ * Conv2DBackpropFilter kernel.
  * Refused (UNSUPPORTED, with the reason): dtypes other than f32 (tfjs has
  * no f64, f16 or bf16 tensors), rank 1 (no conv1dTranspose), groups and
  * dilation (neither op has them), output_padding >= stride (tfjs derives
@@ -149,6 +150,9 @@ function refusal(p) {
     if (p.direction && R === 3)
         return 'tfjs has no gradient for conv3dTranspose (tfjs-core ' +
             'defines none for Conv3DBackpropInputV2)';
+    if (p.direction === 2 && WHICH === 'wasm')
+        return 'tfjs-backend-wasm has no Conv2DBackpropFilter kernel (the ' +
+            'filter gradient of conv2dTranspose)';
     const sp = SPATIAL[R];
     if (p.data_layout !== 'N' + sp + 'C' || p.weight_layout !== sp + 'OI')
         return 'tfjs\'s ' + op + ' takes N' + sp + 'C data and a ' + sp +
