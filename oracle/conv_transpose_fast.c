@@ -474,6 +474,10 @@ int iohw_oracle_terms(const iohw_problem *p, int64_t *terms_max, iohw_error *err
         return iohw_error_set(err, "terms_max: problem is NULL");
     if (iohw_problem_validate(p, err) != 0)
         return iohw_error_prefix(err, "terms_max: problem");
+    if (iohw_problem_is_backward(p)) {
+        *terms_max = iohw__terms_backward(p);
+        return 0;
+    }
     plan pl;
     memset(&pl, 0, sizeof pl);
     plan_axes(p, &pl);

@@ -129,6 +129,10 @@ static int check_args(const iohw_problem *p, const void *x, const void *w,
         return iohw_error_set(err, "oracle: a quantized problem (dtype %s): "
                               "iohw_quant_run computes it",
                               iohw_dtype_name(p->dtype));
+    if (iohw_problem_is_backward(p))
+        return iohw_error_set(err, "oracle: a backward problem (%s): "
+                              "iohw_oracle_run_inputs computes it",
+                              iohw_direction_name(p));
     if (x == NULL)
         return iohw_error_set(err, "oracle: x is NULL");
     if (w == NULL)

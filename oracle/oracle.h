@@ -119,12 +119,12 @@ int iohw_conv_transpose_bwd_weights_def(const iohw_problem *p,
                                         iohw_error *err);
 
 /* The largest number of products any output element sums (terms_max) into
- * *terms_max.  0, or -1 with the reason: an invalid problem, or no memory
- * for the per-axis counts (8 bytes per output position of one axis). */
+ * *terms_max; for a backward problem, its direction's (dx's, or the larger
+ * of dw's and db's: specification section 13).  0, or -1 with the reason:
+ * an invalid problem, or no memory for the per-axis counts (8 bytes per
+ * output position of one axis). */
 int iohw_oracle_terms(const iohw_problem *p, int64_t *terms_max, iohw_error *err);
 
-/* (For a backward problem: the largest of its direction's output,
- * dx's or dw's and db's.) */
 /* The same number, or -1 where a caller has no use for the reason. */
 int64_t iohw_oracle_terms_max(const iohw_problem *p);
 
