@@ -27,26 +27,33 @@ const char iohw_cli_gen_help[] =
     "\n"
     "With --problem, writes one case per --problem into the HDF5 case file FILE:\n"
     "the inputs x, w (and bias) filled as the descriptor says, and the oracle's\n"
-    "y, y_f64 and err_bound.  The same command always writes the same file.\n"
+    "y, y_f64 and err_bound; with dir=bwd_d the inputs dy and w and the output\n"
+    "dx, with dir=bwd_w x and dy and the outputs dw (and db with bias=1).  The\n"
+    "same command always writes the same file.\n"
     "Prints one line per case written: FILE:ID and the case's canonical\n"
     "descriptor.\n"
     "\n"
     "With --profile, writes a suite into the directory DIR: one case file per\n"
     "category (pairwise.h5, layouts.h5, shapes.h5, regressions.h5, fills.h5,\n"
-    "quant.h5 (quantized cases) and, for full, random.h5) and manifest.txt, one\n"
+    "quant.h5 (quantized cases), backward.h5 (the backward directions, tagged\n"
+    "dir-bwd_d or dir-bwd_w) and, for full, random.h5) and manifest.txt, one\n"
     "line per case: id, file,\n"
     "descriptor and tags separated by tabs.  Case ids read\n"
-    "ct<rank>d.<category>.<dtype>.<number>, e.g. ct2d.pairwise.f32.0042; the same\n"
+    "ct<rank>d.<category>.<dtype>.<number>, e.g. ct2d.pairwise.f32.0042 (a\n"
+    "backward case's id names its direction: ct2d.bwd_w.f16.0007); the same\n"
     "command writes the same cases with the same numbers, whatever --threads.\n"
     "Prints what it wrote (cases and bytes per file, time) and the pairwise\n"
-    "coverage: how many pairs of factor values that can coexist the suite holds.\n"
+    "coverage: how many pairs of factor values that can coexist the suite holds\n"
+    "(forward factors; the backward cases over the backward factors).\n"
     "Profiles:\n"
-    "  smoke   at most 300 small cases, written in seconds; catches every bug\n"
-    "          class of the regression corpus\n"
+    "  smoke   at most 400 small cases, written in seconds; catches every bug\n"
+    "          class of the regression corpus, both backward directions\n"
     "  ci      1,500 to 5,000 cases, under 100 MB\n"
     "  full    20,000 cases or more\n"
     "  models  the transposed-convolution layers of real networks, one case per\n"
-    "          layer in models.h5, id models.<network>.<layer>, tag\n"
+    "          layer and direction in models.h5 (backward where the gradient\n"
+    "          has at most 65,536 elements), id models.<network>.<layer>\n"
+    "          (.bwd_d, .bwd_w), tag\n"
     "          model-<network>: DCGAN, U-Net, HiFi-GAN, MelGAN, EnCodec, 3-D U-Net,\n"
     "          V-Net, YOLOv8-seg, FCN-8s and benchdnn's deconv shapes (alexnet,\n"
     "          googlenet, masknet, unet_3d dilated, channel tails); f32, exact\n"
@@ -301,6 +308,12 @@ static int gen_profile(const gen_options *o)
            (long long)plan.pairs_covered, (long long)plan.pairs_coexisting,
            percent(plan.pairs_covered, plan.pairs_coexisting), plan.nfactors,
            plan.pairwise_rows);
+    if (plan.bwd_pairs_covered > 0)
+        printf("backward pairwise coverage: %lld of %lld pairs of backward factor values "
+               "(%.1f%%), %d factors, %d covering-array rows\n",
+               (long long)plan.bwd_pairs_covered, (long long)plan.bwd_pairs_coexisting,
+               percent(plan.bwd_pairs_covered, plan.bwd_pairs_coexisting),
+               plan.bwd_nfactors, plan.bwd_rows);
     iohw_plan_free(&plan);
     return status;
 }

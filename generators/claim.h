@@ -32,7 +32,10 @@
 #include "oracle/error.h"
 
 /* 1 when the backend accepts p, 0 when not, -1 on an error (the caller
- * keeps its message). */
+ * keeps its message).  p may be a backward problem (p->direction set,
+ * specification section 13): accepts() answers 0 for it when the backend
+ * has no entry point of that direction, as sandbox/probe.h does, so that a
+ * backward case is never offered to a backend as a forward one. */
 typedef int (*iohw_accepts_fn)(const iohw_problem *p, void *ctx);
 
 #define IOHW_CLAIM_VALUES_MAX 128

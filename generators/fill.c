@@ -66,7 +66,7 @@ static void scatter(const iohw_layout_map *m, iohw_dtype dt, const double *canon
 }
 
 /* The fill's view of a validated problem: its extents named, no buffers. */
-static void name_extents(const iohw_problem *p, uint64_t seed, iohw__fill *f)
+void iohw__fill_name_extents(const iohw_problem *p, uint64_t seed, iohw__fill *f)
 {
     memset(f, 0, sizeof *f);
     f->p = p;
@@ -89,19 +89,9 @@ static void name_extents(const iohw_problem *p, uint64_t seed, iohw__fill *f)
     f->nb = p->has_bias ? f->C_out : 0;
 }
 
-int iohw_fill_inputs(const iohw_problem *p, const char *fill, uint64_t seed,
-                     void *x, void *w, void *bias, iohw_error *err)
+/* Checks that fill names a generated fill. */
+static int check_fill(const char *fill, iohw_error *err)
 {
-    iohw__fill f;
-    iohw_layout_map mx, mw;
-    double *tmp = NULL;
-    int rc = -1;
-
-    /* Test the arguments. */
-    if (p == NULL)
-        return iohw_error_set(err, "fill: argument p is NULL");
-    if (iohw_problem_validate(p, err) != 0)
-        return iohw_error_prefix(err, "fill");
     if (fill == NULL)
         return iohw_error_set(err, "fill: argument fill is NULL");
     if (iohw_fill_recorded(fill))
@@ -109,6 +99,70 @@ int iohw_fill_inputs(const iohw_problem *p, const char *fill, uint64_t seed,
                               "generated", fill);
     if (!iohw_fill_known(fill))
         return iohw_error_set(err, "fill: unknown fill '%s'", fill);
+    return 0;
+}
+
+void iohw__fill_release(iohw__fill *f)
+{
+    free(f->x);
+    free(f->w);
+    free(f->bias);
+    f->x = f->w = f->bias = NULL;
+}
+
+int iohw__fill_dispatch(iohw__fill *f, const char *fill, iohw_error *err)
+{
+    if (strcmp(fill, "exact") == 0)
+        return iohw__fill_exact(f, err);
+    if (iohw__fill_is_narrow(fill))
+        return iohw__fill_narrow(f, fill, err);
+    return iohw__fill_random(f, fill, err);
+}
+
+int iohw__fill_make(const iohw_problem *p, const char *fill, uint64_t seed,
+                    iohw__fill *f, iohw_error *err)
+{
+    iohw__fill_name_extents(p, seed, f);
+    f->x = malloc((size_t)f->nx * sizeof(double));
+    f->w = malloc((size_t)f->nw * sizeof(double));
+    f->bias = f->nb > 0 ? malloc((size_t)f->nb * sizeof(double)) : NULL;
+    if (f->x == NULL || f->w == NULL || (f->nb > 0 && f->bias == NULL)) {
+        iohw__fill_release(f);
+        return iohw_error_set(err, "fill: out of memory for %lld + %lld elements",
+                              (long long)f->nx, (long long)f->nw);
+    }
+    if (iohw__fill_dispatch(f, fill, err) != 0) {
+        iohw__fill_release(f);
+        return -1;
+    }
+    return 0;
+}
+
+int iohw__fill_store(const iohw_layout_map *m, iohw_dtype dt, const double *canon,
+                     void *dst, iohw_error *err)
+{
+    double *tmp = malloc((size_t)(m->count > 0 ? m->count : 1) * sizeof(double));
+    if (tmp == NULL)
+        return iohw_error_set(err, "fill: out of memory for %lld elements",
+                              (long long)m->count);
+    scatter(m, dt, canon, tmp, dst);
+    free(tmp);
+    return 0;
+}
+
+int iohw_fill_inputs(const iohw_problem *p, const char *fill, uint64_t seed,
+                     void *x, void *w, void *bias, iohw_error *err)
+{
+    iohw__fill f;
+    iohw_layout_map mx, mw;
+
+    /* Test the arguments. */
+    if (p == NULL)
+        return iohw_error_set(err, "fill: argument p is NULL");
+    if (iohw_problem_validate(p, err) != 0)
+        return iohw_error_prefix(err, "fill");
+    if (check_fill(fill, err) != 0)
+        return -1;
     if (x == NULL)
         return iohw_error_set(err, "fill: argument x is NULL");
     if (w == NULL)
@@ -120,42 +174,15 @@ int iohw_fill_inputs(const iohw_problem *p, const char *fill, uint64_t seed,
     if (iohw_layout_weight_map(p, &mw, err) != 0)
         return iohw_error_prefix(err, "fill: w");
 
-    /* Name the extents; canonical buffers. */
-    name_extents(p, seed, &f);
-    int64_t ntmp = f.nx > f.nw ? f.nx : f.nw;
-    f.x = malloc((size_t)f.nx * sizeof(double));
-    f.w = malloc((size_t)f.nw * sizeof(double));
-    f.bias = f.nb > 0 ? malloc((size_t)f.nb * sizeof(double)) : NULL;
-    tmp = malloc((size_t)ntmp * sizeof(double));
-    if (f.x == NULL || f.w == NULL || tmp == NULL || (f.nb > 0 && f.bias == NULL)) {
-        iohw_error_set(err, "fill: out of memory for %lld + %lld elements",
-                       (long long)f.nx, (long long)f.nw);
-        goto done;
-    }
-
-    /* Generate the values in canonical order, rounded to the dtype. */
-    if (strcmp(fill, "exact") == 0) {
-        if (iohw__fill_exact(&f, err) != 0)
-            goto done;
-    } else if (iohw__fill_is_narrow(fill)) {
-        if (iohw__fill_narrow(&f, fill, err) != 0)
-            goto done;
-    } else {
-        if (iohw__fill_random(&f, fill, err) != 0)
-            goto done;
-    }
-
-    /* Scatter into the layouts and store in the dtype. */
-    scatter(&mx, f.dt, f.x, tmp, x);
-    scatter(&mw, f.dt, f.w, tmp, w);
-    if (f.nb > 0)
+    /* Generate the values in canonical order, rounded to the dtype; scatter
+     * them into the layouts and store them in the dtype. */
+    if (iohw__fill_make(p, fill, seed, &f, err) != 0)
+        return -1;
+    int rc = iohw__fill_store(&mx, f.dt, f.x, x, err);
+    if (rc == 0)
+        rc = iohw__fill_store(&mw, f.dt, f.w, w, err);
+    if (rc == 0 && f.nb > 0)
         iohw_dtype_from_double(f.dt, f.bias, bias, (size_t)f.nb);
-    rc = 0;
-
-done:
-    free(f.x);
-    free(f.w);
-    free(f.bias);
-    free(tmp);
+    iohw__fill_release(&f);
     return rc;
 }

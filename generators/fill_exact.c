@@ -94,7 +94,7 @@ static void exact_weights(iohw__fill *f, int64_t aw)
 
 /* Inputs: dense nonzero values in [-ax, ax], or, when m >= 0, at most m
  * nonzero +-1 values per (n, g) block chosen by selection sampling. */
-static void exact_inputs(iohw__fill *f, int64_t ax, int64_t m)
+void iohw__fill_exact_x(iohw__fill *f, int64_t ax, int64_t m)
 {
     iohw_rng r;
     const int64_t block = f->Cg * f->L;     /* one (n, g) block of x */
@@ -169,7 +169,10 @@ int iohw__fill_exact(iohw__fill *f, iohw_error *err)
         ab = EXACT_CAP;
 
     /* Draw the tensors, each from its own stream. */
-    exact_inputs(f, ax, m);
+    f->exact_ax = ax;
+    f->exact_aw = aw;
+    f->exact_m = m;
+    iohw__fill_exact_x(f, ax, m);
     exact_weights(f, aw);
     if (f->nb > 0) {
         iohw_rng r;

@@ -15,6 +15,7 @@
 
 #include "generators/generators.h"
 #include "iohw/backend.h"
+#include "oracle/layout.h"
 #include "oracle/error.h"
 
 /* Stream tags: the stream of a tensor is seeded with
@@ -24,7 +25,8 @@ enum {
     IOHW__STREAM_W = 2,
     IOHW__STREAM_BIAS = 3,
     IOHW__STREAM_SPECIAL_X = 4,
-    IOHW__STREAM_SPECIAL_W = 5
+    IOHW__STREAM_SPECIAL_W = 5,
+    IOHW__STREAM_DY = 6
 };
 
 typedef struct iohw__fill {
@@ -45,6 +47,9 @@ typedef struct iohw__fill {
     double *x;
     double *w;
     double *bias;
+    /* Set by the exact fill: the bounds of x and w, and the nonzero x
+     * values per (n, g) block of its sparse fallback (-1: dense). */
+    int64_t exact_ax, exact_aw, exact_m;
 } iohw__fill;
 
 uint64_t iohw__fill_stream_seed(uint64_t seed, int tag);
@@ -66,5 +71,27 @@ int iohw__fill_random(iohw__fill *f, const char *fill, iohw_error *err);
  * them. */
 int iohw__fill_is_narrow(const char *fill);
 int iohw__fill_narrow(iohw__fill *f, const char *fill, iohw_error *err);
+
+/* The fill's view of a validated problem: its extents named, no buffers
+ * (fill.c). */
+void iohw__fill_name_extents(const iohw_problem *p, uint64_t seed, iohw__fill *f);
+
+/* Names the extents, allocates x, w and bias and fills them with `fill`
+ * (a generated fill, checked by the caller); free with
+ * iohw__fill_release (safe after a failure). */
+int iohw__fill_make(const iohw_problem *p, const char *fill, uint64_t seed,
+                    iohw__fill *f, iohw_error *err);
+void iohw__fill_release(iohw__fill *f);
+
+/* Fills f's buffers (allocated) with `fill`: exact, narrow or random. */
+int iohw__fill_dispatch(iohw__fill *f, const char *fill, iohw_error *err);
+
+/* Scatters canonical doubles into the layout of m, stored in dt at dst. */
+int iohw__fill_store(const iohw_layout_map *m, iohw_dtype dt, const double *canon,
+                     void *dst, iohw_error *err);
+
+/* The exact fill's inputs alone: f->x dense in [-a, a] without zero, or
+ * (m >= 0) m values +-1 per (n, g) block (fill_exact.c). */
+void iohw__fill_exact_x(iohw__fill *f, int64_t a, int64_t m);
 
 #endif

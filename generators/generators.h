@@ -49,6 +49,18 @@ int64_t iohw_rng_range(iohw_rng *r, int64_t lo, int64_t hi); /* [lo, hi] */
 int iohw_fill_inputs(const iohw_problem *p, const char *fill, uint64_t seed,
                      void *x, void *w, void *bias, iohw_error *err);
 
+/* The inputs of p's direction (specification section 13): forward as
+ * iohw_fill_inputs (dy ignored, may be NULL); BWD_D dy (data layout,
+ * C = C_out, iohw_problem_dy_count(p) elements) and w; BWD_W x and dy (the
+ * other buffers ignored, may be NULL).  x and w hold what
+ * iohw_fill_inputs gives; dy is filled like x from its own stream, with
+ * the exact fill's bounds chosen so that every backward sum is exact
+ * (fill_direction.c).  The narrow fills (zeros, subnormal, ties, huge)
+ * have no backward form: an error naming the fill. */
+int iohw_fill_direction_inputs(const iohw_problem *p, const char *fill,
+                               uint64_t seed, void *x, void *w, void *bias,
+                               void *dy, iohw_error *err);
+
 /* Comma-separated tags derived from the problem (rank, grouped, depthwise,
  * strided, dilated, asym-pad, out-pad, op-beyond-limit, bias, dtype, ...)
  * plus the fill's.  Returns the length or -1 if buf is too small. */

@@ -18,7 +18,12 @@
  *          the shapes in every dtype and fill, the regression corpus in
  *          every dtype, every fill five times per dtype and rank, and
  *          random valid factor combinations;
- *   models the layers of real networks (suite_models.c) and nothing else.
+ *   models the layers of real networks (suite_models.c) in the three
+ *          directions, and nothing else.
+ * smoke, ci and full end with the backward category (suite_backward.c):
+ * one, fourteen and forty covering arrays over the backward factors, then its
+ * designed rows (in f32 and one other dtype in turn in smoke, in every
+ * dtype in ci and full).
  */
 #include "generators/suite_internal.h"
 
@@ -34,27 +39,28 @@
 const iohw_dtype iohw__dtypes[4] = {IOHW_F32, IOHW_F64, IOHW_F16, IOHW_BF16};
 
 static const char *const CATEGORY[IOHW__CAT_COUNT] = {
-    "pairwise", "layouts", "shapes", "regressions", "fills", "random", "quant", "models"
+    "pairwise", "layouts", "shapes", "regressions", "fills", "random", "quant", "models",
+    "backward"
 };
 static const char *const FILES[IOHW__CAT_COUNT] = {
     "pairwise.h5", "layouts.h5", "shapes.h5", "regressions.h5", "fills.h5",
-    "random.h5", "quant.h5", "models.h5"
+    "random.h5", "quant.h5", "models.h5", "backward.h5"
 };
 
 static const iohw__profile PROFILES[] = {
     {"smoke", "about 250 small cases in seconds: pairwise coverage, every bug "
               "class of the regression corpus, every fill and dtype",
-     1, 0, 1, 1, 1, 1, 1, 1, 0, 1, 0},
+     1, 0, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1},
     {"ci", "about 2,000 cases for continuous integration: eight covering arrays, "
            "every layout permutation, shapes and regressions in several dtypes",
-     8, 1, 2, 4, 2, 2, 3, 2, 0, 5, 0},
+     8, 1, 2, 4, 2, 2, 3, 2, 0, 5, 0, 14, 4},
     {"full", "about 21,000 cases: thirty covering arrays, every layout in every "
              "dtype, every shape in every dtype and fill, random combinations",
-     30, 1, 4, 4, 6, 4, 3, 5, 14000, 5, 0},
+     30, 1, 4, 4, 6, 4, 3, 5, 14000, 5, 0, 40, 4},
     {"models", "the transposed-convolution layers of real networks (DCGAN, U-Net, "
                "HiFi-GAN, MelGAN, EnCodec, 3-D U-Net, V-Net, YOLOv8-seg, FCN-8s, "
                "benchdnn's deconv shapes), f32, exact fill",
-     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
+     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0},
 };
 #define NPROFILES (sizeof PROFILES / sizeof PROFILES[0])
 
@@ -131,8 +137,11 @@ int iohw__plan_add(iohw_plan *plan, int category, const iohw_desc *d,
         c->desc.seed = iohw__plan_next_seed(plan, category);
     c->file = category;
     snprintf(c->tags, sizeof c->tags, "%s", tags != NULL ? tags : "");
-    snprintf(c->id, sizeof c->id, "ct%ud.%s.%s.%04lld", (unsigned)d->p.rank,
-             CATEGORY[category], iohw_dtype_name(d->p.dtype),
+    /* A backward case names its direction where others name the category. */
+    const char *what = d->p.direction == IOHW_DIR_BWD_D   ? "bwd_d"
+                       : d->p.direction == IOHW_DIR_BWD_W ? "bwd_w"
+                                                          : CATEGORY[category];
+    snprintf(c->id, sizeof c->id, "ct%ud.%s.%s.%04lld", (unsigned)d->p.rank, what, iohw_dtype_name(d->p.dtype),
              (long long)plan->file_cases[category]);
     plan->file_cases[category]++;
     plan->count++;
@@ -167,7 +176,8 @@ int iohw_plan_profile(const char *profile, uint64_t seed, iohw_plan *plan,
 
     /* The categories, in file order; the models profile has its own only. */
     if (pr->models) {
-        if (iohw__plan_models(plan, pr, err) != 0 || iohw__plan_coverage(plan, err) != 0) {
+        if (iohw__plan_models(plan, pr, err) != 0 || iohw__plan_coverage(plan, err) != 0
+            || iohw__plan_backward_coverage(plan, err) != 0) {
             iohw_plan_free(plan);
             return -1;
         }
@@ -177,7 +187,9 @@ int iohw_plan_profile(const char *profile, uint64_t seed, iohw_plan *plan,
         || iohw__plan_shapes(plan, pr, err) != 0
         || iohw__plan_regressions(plan, pr, err) != 0
         || iohw__plan_fills(plan, pr, err) != 0 || iohw__plan_random(plan, pr, err) != 0
-        || iohw__plan_quant(plan, pr, err) != 0 || iohw__plan_coverage(plan, err) != 0) {
+        || iohw__plan_quant(plan, pr, err) != 0 || iohw__plan_backward(plan, pr, err) != 0
+        || iohw__plan_coverage(plan, err) != 0
+        || iohw__plan_backward_coverage(plan, err) != 0) {
         iohw_plan_free(plan);
         return -1;
     }

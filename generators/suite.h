@@ -12,9 +12,13 @@
  *   regressions  one or more cases per known bug (tag bug-<name>), built so
  *                that an implementation with that bug fails them;
  *   fills        every fill in every dtype;
- *   random       (full only) valid factor combinations drawn at random.
+ *   random       (full only) valid factor combinations drawn at random;
+ *   backward     the backward directions (specification section 13): a
+ *                covering array over their factors and rows designed
+ *                against the bugs bug-bwd-<name> (suite_backward.c).
  * Case ids read <rank>.<category>.<dtype>.<counter>, e.g.
- * ct2d.pairwise.f32.0042, the counter running within the category; the same
+ * ct2d.pairwise.f32.0042, the counter running within the category (a
+ * backward case names its direction instead: ct2d.bwd_w.f16.0007); the same
  * profile and seed always give the same cases with the same numbers.
  *
  * A suite directory holds the category files (pairwise.h5, ...) and
@@ -46,7 +50,7 @@ typedef struct iohw_plan_case {
     char tags[IOHW_PLAN_TAGS_MAX];    /* extra tags: category, bug, ... */
 } iohw_plan_case;
 
-#define IOHW_PLAN_MAX_FILES 8
+#define IOHW_PLAN_MAX_FILES 12
 
 typedef struct iohw_plan {
     char profile[16];
@@ -69,6 +73,12 @@ typedef struct iohw_plan {
     int64_t profile_cases;          /* cases of the plain profile */
     int64_t profile_claimed;        /* of those, cases the backend accepts */
     int64_t profile_claim_covered;  /* claimed pairs those cases hold */
+    /* Appended: pairwise coverage of the backward cases over the backward
+     * factors (suite_backward.c), like the forward figures above. */
+    int bwd_nfactors;
+    int bwd_rows;                   /* rows of its covering arrays */
+    int64_t bwd_pairs_coexisting;
+    int64_t bwd_pairs_covered;
 } iohw_plan;
 
 /* Plans a profile: every case's id, file, descriptor and tags, without

@@ -420,7 +420,11 @@ static int plan_arrays(learner *L, int arrays, iohw_plan *plan, iohw_error *err)
 }
 
 /* The profile's other cases that the backend accepts; counts the
- * profile's accepted cases and the claimed pairs they hold. */
+ * profile's accepted cases and the claimed pairs they hold.  A backward
+ * case goes to accepts() with its direction (specification section 13),
+ * so a backend without that direction's entry point answers 0 for it (the
+ * probe asks supports() only when the entry point is there); it holds no
+ * forward factor value, so it never counts for a claimed pair. */
 static int plan_accepted(learner *L, const iohw_plan *base, iohw_plan *plan,
                          iohw_error *err)
 {
@@ -477,6 +481,8 @@ int iohw_plan_for_claim(const char *profile, uint64_t seed, iohw_claim *c,
         rc = plan_accepted(&L, &base, plan, err);
     if (rc == 0)
         rc = iohw__plan_coverage(plan, err);
+    if (rc == 0)
+        rc = iohw__plan_backward_coverage(plan, err);
     iohw_plan_free(&base);
     if (rc != 0) {
         iohw_plan_free(plan);

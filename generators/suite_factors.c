@@ -326,6 +326,10 @@ void iohw__factors_classify(const iohw_problem *p, const char *fill, int *v)
 
     for (int f = 0; f < F_COUNT; f++)
         v[f] = -1;
+    /* A backward problem is no forward problem: it holds no forward factor
+     * value (suite_backward.c classifies it). */
+    if (p->direction != IOHW_DIR_FWD)
+        return;
     v[F_RANK] = R - 1;
     v[F_ANISO] = 0;
     for (int b = 0; b < R - 1; b++) {

@@ -13,6 +13,9 @@
  *                        blocked-loop tails)
  *   suite_quant.c        the quantized category
  *   suite_models.c       the layers of real networks (profile models)
+ *   suite_backward.c     the backward category: covering arrays over the
+ *                        backward factors, their coverage
+ *   suite_backward_rows.c  its designed rows (bug-bwd-<name>)
  */
 #ifndef IOHW_SUITE_INTERNAL_H
 #define IOHW_SUITE_INTERNAL_H
@@ -34,6 +37,7 @@ enum {
     IOHW__CAT_RANDOM,
     IOHW__CAT_QUANT,
     IOHW__CAT_MODELS,
+    IOHW__CAT_BACKWARD,
     IOHW__CAT_COUNT
 };
 
@@ -52,6 +56,8 @@ typedef struct iohw__profile {
     int random_cases;       /* random category size */
     int quant_variants;     /* variants of each quantized row (suite_quant.c) */
     int models;             /* 1: the models category alone */
+    int backward_arrays;    /* covering arrays of the backward category */
+    int backward_dtypes;    /* its designed rows: 1 f32 + one in turn; 4 */
 } iohw__profile;
 
 /* The profile of that name, or NULL. */
@@ -108,6 +114,18 @@ int iohw__plan_narrow(iohw_plan *plan, const iohw__profile *pr,
 /* The layers of real networks (suite_models.c), when pr->models. */
 int iohw__plan_models(iohw_plan *plan, const iohw__profile *pr,
                       iohw_error *err);
+
+/* The backward category (suite_backward.c): its covering arrays, then its
+ * designed rows (suite_backward_rows.c); the coverage of the plan's
+ * backward cases over the backward factors (sets plan->bwd_*). */
+int iohw__plan_backward(iohw_plan *plan, const iohw__profile *pr, iohw_error *err);
+int iohw__plan_backward_rows(iohw_plan *plan, const iohw__profile *pr,
+                             iohw_error *err);
+int iohw__plan_backward_coverage(iohw_plan *plan, iohw_error *err);
+/* Adds the backward case of descriptor text, direction, dtype and fill. */
+int iohw__plan_backward_add(iohw_plan *plan, const char *text, int32_t dir,
+                            iohw_dtype dt, const char *fill, const char *tags,
+                            iohw_error *err);
 
 /* The pairwise factors (suite_factors.c): the spec of the covering arrays
  * (factor values, the validity predicate), the builder of the problem of

@@ -5,7 +5,10 @@
  * bit for bit and its diagnosis matches).
  *
  * A case's id is models.<network>.<layer> and its tags hold `models` and
- * model-<network>.  Shapes are the networks' own; where a layer's input
+ * model-<network>.  After the layers come their backward cases
+ * (specification section 13), models.<network>.<layer>.bwd_d and .bwd_w,
+ * where that direction's output (dx; dw and db) has at most 2^16
+ * elements: a training step runs all three kernels of a layer.  Shapes are the networks' own; where a layer's input
  * was cut to keep the profile under 2 minutes and 1 GB, the layer's name
  * says the input size used (e.g. upconv3-in25x25).  Batch sizes are chosen
  * for the same reason.  Each descriptor follows PyTorch's arguments:
@@ -55,6 +58,8 @@
 
 #include <stdio.h>
 #include <string.h>
+
+#include "oracle/problem.h"
 
 typedef struct model_layer {
     const char *net;     /* tag model-<net>, id models.<net>.<layer> */
@@ -157,6 +162,32 @@ static const model_layer LAYERS[] = {
 };
 #define NLAYERS (sizeof LAYERS / sizeof LAYERS[0])
 
+/* The layer's backward cases (specification section 13), where the
+ * direction's output has at most BWD_MAX elements: id
+ * models.<net>.<layer>.bwd_d or .bwd_w, after the forward one. */
+#define BWD_MAX 65536
+
+static int plan_backward(iohw_plan *plan, const model_layer *m, const iohw_desc *fwd,
+                         const char *tags, iohw_error *err)
+{
+    static const int32_t DIRS[2] = {IOHW_DIR_BWD_D, IOHW_DIR_BWD_W};
+    for (int k = 0; k < 2; k++) {
+        iohw_desc d = *fwd;
+        d.p.direction = DIRS[k];
+        if (DIRS[k] == IOHW_DIR_BWD_D)
+            d.p.has_bias = 0;
+        if (iohw_problem_out_count(&d.p) > BWD_MAX)
+            continue;
+        if (iohw_problem_validate(&d.p, err) != 0
+            || iohw__plan_add(plan, IOHW__CAT_MODELS, &d, tags, 0, err) != 0)
+            return -1;
+        iohw_plan_case *c = &plan->cases[plan->count - 1];
+        snprintf(c->id, sizeof c->id, "models.%s.%s.%s", m->net, m->layer,
+                 k == 0 ? "bwd_d" : "bwd_w");
+    }
+    return 0;
+}
+
 int iohw__plan_models(iohw_plan *plan, const iohw__profile *pr, iohw_error *err)
 {
     char tags[IOHW_PLAN_TAGS_MAX];
@@ -170,6 +201,15 @@ int iohw__plan_models(iohw_plan *plan, const iohw__profile *pr, iohw_error *err)
             return iohw_error_prefix(err, "models: %s %s", m->net, m->layer);
         iohw_plan_case *c = &plan->cases[plan->count - 1];
         snprintf(c->id, sizeof c->id, "models.%s.%s", m->net, m->layer);
+    }
+    /* The backward cases after every forward one: the forward cases keep
+     * their seeds. */
+    for (size_t i = 0; pr->models && i < NLAYERS; i++) {
+        const model_layer *m = &LAYERS[i];
+        snprintf(tags, sizeof tags, "models,model-%s", m->net);
+        if (iohw__desc_from(m->desc, IOHW_F32, "exact", &d, err) != 0
+            || plan_backward(plan, m, &d, tags, err) != 0)
+            return iohw_error_prefix(err, "models: %s %s backward", m->net, m->layer);
     }
     return 0;
 }

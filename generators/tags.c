@@ -7,6 +7,8 @@
  *   f32 f64 f16 bf16   the dtype (always)
  *   fill-<name>        the fill, e.g. fill-exact, fill-special (always,
  *                      when fill is not NULL or empty)
+ *   dir-bwd_d dir-bwd_w  a backward problem's direction (specification
+ *                      section 13); a forward problem has no dir- tag
  *   batch              N > 1
  *   grouped            G > 1
  *   depthwise          G > 1 and G == C_in (one input channel per group)
@@ -114,6 +116,10 @@ int iohw_problem_tags(const iohw_problem *p, const char *fill, char *buf,
     add(&t, iohw_dtype_name(p->dtype), "");
     if (fill != NULL && fill[0] != '\0')
         add(&t, "fill-", fill);
+    if (p->direction == IOHW_DIR_BWD_D)
+        add(&t, "dir-bwd_d", "");
+    else if (p->direction == IOHW_DIR_BWD_W)
+        add(&t, "dir-bwd_w", "");
     if (p->batch > 1)
         add(&t, "batch", "");
     if (p->groups > 1)

@@ -20,6 +20,13 @@ bit for bit; other fills must satisfy |torch - y_f64| <= (terms_max + 2) * u
 infinite y (the exact value overflowed, or was infinite) requires that
 infinity.  Exit status 0 when every sampled case agrees, 1 when
 one does not (each disagreement printed), 2 on bad usage.
+
+A backward case (attribute `direction`, specification section 13) is
+checked against PyTorch's autograd of the same forward computation: the
+sum of dy times the positions PyTorch computed, differentiated by x
+(BWD_D: dx) or by w (BWD_W: dw); db is dy summed over the batch and every
+output position (positions PyTorch did not compute depend on the bias
+alone).  The outputs compared are dx, or dw and db, judged as y is.
 """
 import os
 import sys
@@ -58,7 +65,92 @@ def half_ulp(y, dtype):
     return np.ldexp(1.0, (e - (info.nmant + 1)).astype(np.int64))
 
 
+def judge(cid, name, res, y, y64, eb, fill, dtype, terms):
+    """Compares res with a case's output y (y_f64, err_bound)."""
+    if fill in ("exact", "ties"):
+        bad = np.argwhere(~((res == y) | (np.isnan(res) & np.isnan(y))))
+        why = "not bit-equal"
+    else:
+        tol = (terms + 2) * UNIT[dtype] * eb + half_ulp(y, dtype)
+        r64 = res.astype(np.float64)
+        with np.errstate(invalid="ignore"):
+            ok = np.abs(r64 - y64) <= tol
+        ok |= (np.isnan(y64) & np.isnan(r64)) | (np.isinf(y) & (r64 == y))
+        bad = np.argwhere(~ok)
+        why = "beyond the tolerance"
+    if len(bad) > 0:
+        i = tuple(bad[0])
+        print(f"DISAGREE {cid}: {len(bad)} element(s) of {name} {why}; first at {i}: "
+              f"torch {res[i]!r} {name} {y[i]!r} {name}_f64 {y64[i]!r}")
+        return False
+    return True
+
+
+def check_backward(g, cid, direction):
+    """A backward case against PyTorch's autograd (see the module text)."""
+    rank = int(g.attrs["rank"])
+    dtype = attr_str(g.attrs["dtype"])
+    fill = attr_str(g.attrs["fill"])
+    xl = attr_str(g.attrs["data_layout"])
+    wl = attr_str(g.attrs["weight_layout"])
+    groups = int(g.attrs["groups"])
+    stride = [int(v) for v in g.attrs["stride"]]
+    dil = [int(v) for v in g.attrs["dilation"]]
+    pb = [int(v) for v in g.attrs["pad_begin"]]
+    pe = [int(v) for v in g.attrs["pad_end"]]
+    op = [int(v) for v in g.attrs["output_padding"]]
+    out = [int(v) for v in g.attrs["out_size"]]
+    insz = [int(v) for v in g.attrs["in_size"]]
+    kern = [int(v) for v in g.attrs["kernel"]]
+    n, ci, co = int(g.attrs["batch"]), int(g.attrs["in_channels"]), int(g.attrs["out_channels"])
+    terms = int(g.attrs["terms_max"])
+    canon = "NC" + "DHW"[3 - rank:]
+    npt = NPTYPE[dtype]
+
+    dy = to_canonical(g["dy"][()], xl, canon)
+    if direction == 1:
+        x = np.zeros([n, ci] + insz, dtype=npt)
+        w = weight_to_torch(g["w"][()], wl, rank, groups)
+    else:
+        x = to_canonical(g["x"][()], xl, canon)
+        w = np.zeros([ci, co // groups] + kern, dtype=npt)
+    sym = [min(a, b) for a, b in zip(pb, pe)]
+    top = [a if a < max(s, d) else 0 for a, s, d in zip(op, stride, dil)]
+    fn = {1: torch.nn.functional.conv_transpose1d,
+          2: torch.nn.functional.conv_transpose2d,
+          3: torch.nn.functional.conv_transpose3d}[rank]
+    tx = torch.from_numpy(np.ascontiguousarray(x)).requires_grad_(direction == 1)
+    tw = torch.from_numpy(np.ascontiguousarray(w)).requires_grad_(direction == 2)
+    r = fn(tx, tw, None, stride=stride, padding=sym, output_padding=top,
+           groups=groups, dilation=dil)
+    src = [slice(None), slice(None)]
+    dst = [slice(None), slice(None)]
+    for a in range(rank):
+        start = pb[a] - sym[a]
+        m = min(out[a], r.shape[2 + a] - start)
+        src.append(slice(start, start + m))
+        dst.append(slice(0, m))
+    r[tuple(src)].backward(torch.from_numpy(np.ascontiguousarray(dy[tuple(dst)])))
+
+    if direction == 1:
+        return judge(cid, "dx", tx.grad.numpy(), to_canonical(g["dx"][()], xl, canon),
+                     to_canonical(g["dx_f64"][()], xl, canon),
+                     to_canonical(g["dx_err_bound"][()], xl, canon), fill, dtype, terms)
+    ok = judge(cid, "dw", tw.grad.numpy(), weight_to_torch(g["dw"][()], wl, rank, groups),
+               weight_to_torch(g["dw_f64"][()], wl, rank, groups),
+               weight_to_torch(g["dw_err_bound"][()], wl, rank, groups), fill, dtype, terms)
+    if ok and int(g.attrs["has_bias"]):
+        db = torch.from_numpy(np.ascontiguousarray(dy)).sum(
+            dim=[0] + list(range(2, 2 + rank))).numpy()
+        ok = judge(cid, "db", db, g["db"][()], g["db_f64"][()], g["db_err_bound"][()],
+                   fill, dtype, terms)
+    return ok
+
+
 def check_case(g, cid):
+    direction = int(g.attrs["direction"]) if "direction" in g.attrs else 0
+    if direction != 0:
+        return check_backward(g, cid, direction)
     rank = int(g.attrs["rank"])
     dtype = attr_str(g.attrs["dtype"])
     fill = attr_str(g.attrs["fill"])
@@ -108,23 +200,7 @@ def check_case(g, cid):
         dst.append(slice(0, n))
     res[tuple(dst)] = r[tuple(src)]
 
-    if fill in ("exact", "ties"):
-        bad = np.argwhere(~((res == y) | (np.isnan(res) & np.isnan(y))))
-        why = "not bit-equal to y"
-    else:
-        tol = (terms + 2) * UNIT[dtype] * eb + half_ulp(y, dtype)
-        r64 = res.astype(np.float64)
-        with np.errstate(invalid="ignore"):
-            ok = np.abs(r64 - y64) <= tol
-        ok |= (np.isnan(y64) & np.isnan(r64)) | (np.isinf(y) & (r64 == y))
-        bad = np.argwhere(~ok)
-        why = "beyond the tolerance"
-    if len(bad) > 0:
-        i = tuple(bad[0])
-        print(f"DISAGREE {cid}: {len(bad)} element(s) {why}; first at {i}: "
-              f"torch {res[i]!r} y {y[i]!r} y_f64 {y64[i]!r}")
-        return False
-    return True
+    return judge(cid, "y", res, y, y64, eb, fill, dtype, terms)
 
 
 def main(argv):

@@ -145,12 +145,14 @@ static int64_t count_from(const char *text, const char *name)
 
 Test(suite, the_profiles_have_the_sizes_the_specification_sets)
 {
-    /* smoke <= 300, ci 1,500 to 5,000, full >= 20,000 (issue 3). */
+    /* smoke: 300 forward cases (at most 300, issue 3) and 61 backward ones
+     * (specification section 13; at most about 90); ci 1,500 to 5,000,
+     * full >= 20,000. */
     char *out;
     cr_assert_eq(sh(&out, "'%s' gen --list-profiles", IOHW_BIN), 0, "%s", out);
     const int64_t smoke = count_from(out, "smoke "), ci = count_from(out, "ci ");
     const int64_t full = count_from(out, "full ");
-    cr_expect(smoke >= 100 && smoke <= 300, "smoke has %lld cases", (long long)smoke);
+    cr_expect_eq(smoke, 361, "smoke has %lld cases", (long long)smoke);
     cr_expect(ci >= 1500 && ci <= 5000, "ci has %lld cases", (long long)ci);
     cr_expect(full >= 20000, "full has %lld cases", (long long)full);
     free(out);
@@ -345,6 +347,28 @@ static void reproduce_quant(const iohw_case *c)
     free(y);
 }
 
+/* A backward case (specification section 13): the oracle of its
+ * direction on its inputs gives its outputs bit for bit. */
+static void reproduce_backward(const iohw_case *c)
+{
+    iohw_oracle_result r;
+    iohw_error e;
+    const int64_t n = iohw_problem_out_count(&c->p);
+    const size_t es = iohw_dtype_size(c->p.dtype);
+    const int d = c->p.direction == IOHW_DIR_BWD_D;
+    cr_assert(c->dy != NULL && (d ? c->w != NULL : c->x != NULL), "%s", c->id);
+    cr_assert(c->y != NULL && c->y_f64 != NULL && c->err_bound != NULL, "%s", c->id);
+    iohw_oracle_inputs in = {d ? NULL : c->x, d ? c->w : NULL, NULL, c->dy};
+    memset(&r, 0, sizeof r);
+    cr_assert_eq(iohw_oracle_run_inputs(&c->p, &in, IOHW_ORACLE_DEFINITION, 1, &r, &e), 0,
+                 "%s: %s", c->id, e.msg);
+    cr_expect_eq(r.terms_max, c->terms_max, "%s", c->id);
+    cr_expect_eq(memcmp(r.y_f64, c->y_f64, (size_t)n * 8), 0, "%s: f64 output", c->id);
+    cr_expect_eq(memcmp(r.err_bound, c->err_bound, (size_t)n * 8), 0, "%s: bound", c->id);
+    cr_expect_eq(memcmp(r.y, c->y, (size_t)n * es), 0, "%s: output", c->id);
+    iohw_oracle_result_free(&r);
+}
+
 static void reproduce(const iohw_case *c, const char *file, void *ctx)
 {
     iohw_oracle_result r;
@@ -355,6 +379,10 @@ static void reproduce(const iohw_case *c, const char *file, void *ctx)
     const size_t es = iohw_dtype_size(c->p.dtype);
     if (iohw_problem_is_quant(&c->p)) {
         reproduce_quant(c);
+        return;
+    }
+    if (iohw_problem_is_backward(&c->p)) {
+        reproduce_backward(c);
         return;
     }
     cr_assert(c->x != NULL && c->w != NULL && c->y != NULL && c->y_f64 != NULL
@@ -412,6 +440,9 @@ Test(suite, every_bug_of_the_pitfalls_list_every_fill_and_dtype_is_in_smoke)
         {"f32", 0}, {"f64", 0}, {"f16", 0}, {"bf16", 0}, {"1d", 0}, {"2d", 0}, {"3d", 0},
         {"pairwise", 0}, {"layouts", 0}, {"shapes", 0}, {"regressions", 0}, {"fills", 0},
         {"op-beyond-limit", 0}, {"depthwise", 0}, {"anisotropic", 0},
+        {"backward", 0}, {"dir-bwd_d", 0}, {"dir-bwd_w", 0}, {"bug-bwd-io-swap", 0},
+        {"bug-bwd-no-flip", 0}, {"bug-bwd-op-leak", 0}, {"bug-bwd-stride-phase", 0},
+        {"bug-bwd-group-interleave", 0}, {"bug-bwd-db-axes", 0}, {"bug-bwd-batch", 0},
         {NULL, 0},
     };
     for_each_case(smoke_dir(), IOHW_READ_ATTRS, count_tags, t);
@@ -508,7 +539,9 @@ static void check_exact(const iohw_case *c, const char *file, void *ctx)
     const iohw_problem *p = &c->p;
     int *checked = ctx;
     (void)file;
-    if (strcmp(c->fill, "exact") != 0)
+    /* Forward sums only (tests/test_fill_direction.c bounds the backward
+     * ones). */
+    if (strcmp(c->fill, "exact") != 0 || iohw_problem_is_backward(p))
         return;
     double *x = canonical(p, 0, c->x), *w = canonical(p, 2, c->w);
     double *y = canonical(p, 1, c->y);
@@ -632,7 +665,7 @@ Test(suite, show_of_a_directory_summarizes_the_suite_by_file_rank_dtype_and_tag)
 
     /* Expected counts, from the manifest. */
     const char *const files[] = {"pairwise.h5", "layouts.h5", "shapes.h5", "regressions.h5",
-                                 "fills.h5", NULL};
+                                 "fills.h5", "backward.h5", NULL};
     const char *const tags[] = {"1d", "2d", "3d", "f32", "f64", "f16", "bf16",
                                 "bug-io-swap", "fill-special", NULL};
     snprintf(want, sizeof want, "%d cases", m.n);

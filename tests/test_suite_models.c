@@ -131,9 +131,18 @@ Test(models_profile, its_files_stay_under_1_GB_even_uncompressed)
     int64_t bytes = 0;
     for (int64_t i = 0; i < plan.count; i++) {
         const iohw_problem *p = &plan.cases[i].desc.p;
-        bytes += 4 * (iohw_problem_x_count(p) + iohw_problem_w_count(p) +
-                      iohw_problem_bias_count(p));
-        bytes += (4 + 8 + 8) * iohw_problem_y_count(p);   /* y, y_f64, err_bound */
+        if (p->direction == IOHW_DIR_FWD) {
+            bytes += 4 * (iohw_problem_x_count(p) + iohw_problem_w_count(p) +
+                          iohw_problem_bias_count(p));
+            bytes += (4 + 8 + 8) * iohw_problem_y_count(p);   /* y, y_f64, err_bound */
+            continue;
+        }
+        /* Backward: dy and w (BWD_D) or x (BWD_W); dx, or dw and db, each
+         * with its f64 value and bound. */
+        bytes += 4 * (iohw_problem_dy_count(p) + (p->direction == IOHW_DIR_BWD_D
+                                                      ? iohw_problem_w_count(p)
+                                                      : iohw_problem_x_count(p)));
+        bytes += (4 + 8 + 8) * iohw_problem_out_count(p);
     }
     cr_expect_lt(bytes, INT64_C(1000000000), "%lld bytes", (long long)bytes);
     iohw_plan_free(&plan);
