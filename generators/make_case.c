@@ -8,13 +8,17 @@
  *   extra_tags  NULL, or comma-separated tags appended to the derived ones;
  *   threads     oracle threads (<= 1: the calling thread);
  *   c           zeroed and filled in: problem, id, fill, seed, descriptor
- *               (iohw_desc_format's canonical text), tags, x, w, bias and
- *               the oracle's y, y_f64, err_bound, terms_max.
+ *               (iohw_desc_format's canonical text), tags, the inputs of
+ *               the direction (forward x, w, bias; BWD_D dy, w; BWD_W x,
+ *               dy: iohw_fill_direction_inputs) and the oracle's y,
+ *               y_f64, err_bound, terms_max (a backward case's: dx, or dw
+ *               then db; specification section 13).
  * On failure *c is left freed (all zero).
  *
  * iohw_complete_case(c, threads):
- *   c  a case with its problem (out_size may be missing), x, w and (with a
- *      bias) bias.  Recomputes out_size, runs the oracle, replaces y, y_f64,
+ *   c  a case with its problem (out_size may be missing) and the inputs of
+ *      its direction: x, w and (with a bias) bias; BWD_D dy and w; BWD_W x
+ *      and dy.  Recomputes out_size, runs the oracle, replaces y, y_f64,
  *      err_bound and terms_max.  A case without a fill gets fill "user"; a
  *      missing descriptor or tag list is derived from the problem.  On
  *      failure the case is left as it was.  An empty descriptor or tag list
@@ -75,7 +79,10 @@ static int run_oracle(iohw_case *c, const iohw_problem *p, int threads,
     memset(&r, 0, sizeof r);
     if (iohw_problem_is_quant(p))
         return iohw__quant_outputs(c, p, err);
-    if (iohw_oracle_run(p, c->x, c->w, c->bias, threads, &r, err) != 0)
+    /* Any direction (specification section 13): a backward case's output
+     * is dx, or dw then db. */
+    const iohw_oracle_inputs in = {c->x, c->w, c->bias, c->dy};
+    if (iohw_oracle_run_inputs(p, &in, IOHW_ORACLE_FROM_ENV, threads, &r, err) != 0)
         return -1;
     free(c->y);
     free(c->y_f64);
@@ -84,6 +91,27 @@ static int run_oracle(iohw_case *c, const iohw_problem *p, int threads,
     c->y_f64 = r.y_f64;
     c->err_bound = r.err_bound;
     c->terms_max = r.terms_max;
+    return 0;
+}
+
+/* The input buffers of c's direction: forward x, w (and bias); BWD_D dy
+ * and w; BWD_W x and dy. */
+static int alloc_inputs(iohw_case *c, iohw_error *err)
+{
+    const iohw_problem *p = &c->p;
+    const size_t es = iohw_dtype_size(p->dtype);
+    const int back = iohw_problem_is_backward(p);
+    const int64_t nx = p->direction == IOHW_DIR_BWD_D ? 0 : iohw_problem_x_count(p);
+    const int64_t nw = p->direction == IOHW_DIR_BWD_W ? 0 : iohw_problem_w_count(p);
+    const int64_t nb = back ? 0 : iohw_problem_bias_count(p);
+    const int64_t ny = back ? iohw_problem_dy_count(p) : 0;
+    c->x = nx > 0 ? malloc((size_t)nx * es) : NULL;
+    c->w = nw > 0 ? malloc((size_t)nw * es) : NULL;
+    c->bias = nb > 0 ? malloc((size_t)nb * es) : NULL;
+    c->dy = ny > 0 ? malloc((size_t)ny * es) : NULL;
+    if ((nx > 0 && c->x == NULL) || (nw > 0 && c->w == NULL) || (nb > 0 && c->bias == NULL)
+        || (ny > 0 && c->dy == NULL))
+        return iohw_error_set(err, "out of memory for the inputs");
     return 0;
 }
 
@@ -133,21 +161,12 @@ int iohw_make_case(const iohw_desc *d, const char *id, const char *extra_tags,
         goto fail;
     }
 
-    /* Inputs (a quantized case's are filled). */
+    /* Inputs (a quantized case's are filled): those of the direction. */
     if (quant)
         goto outputs;
-    const size_t es = iohw_dtype_size(c->p.dtype);
-    const int64_t nx = iohw_problem_x_count(&c->p);
-    const int64_t nw = iohw_problem_w_count(&c->p);
-    const int64_t nb = iohw_problem_bias_count(&c->p);
-    c->x = malloc((size_t)nx * es);
-    c->w = malloc((size_t)nw * es);
-    c->bias = nb > 0 ? malloc((size_t)nb * es) : NULL;
-    if (c->x == NULL || c->w == NULL || (nb > 0 && c->bias == NULL)) {
-        iohw_error_set(err, "make case '%s': out of memory for the inputs", id);
-        goto fail;
-    }
-    if (iohw_fill_inputs(&c->p, c->fill, c->seed, c->x, c->w, c->bias, err) != 0) {
+    if (alloc_inputs(c, err) != 0
+        || iohw_fill_direction_inputs(&c->p, c->fill, c->seed, c->x, c->w, c->bias, c->dy,
+                                      err) != 0) {
         iohw_error_prefix(err, "make case '%s'", id);
         goto fail;
     }
@@ -180,11 +199,14 @@ int iohw_complete_case(iohw_case *c, int threads, iohw_error *err)
     p = c->p;
     if (iohw_problem_finish(&p, err) != 0)
         return iohw_error_prefix(err, "case '%s'", id);
-    if (c->x == NULL)
+    if (c->x == NULL && p.direction != IOHW_DIR_BWD_D)
         return iohw_error_set(err, "case '%s': x is missing", id);
-    if (c->w == NULL)
+    if (c->w == NULL && p.direction != IOHW_DIR_BWD_W)
         return iohw_error_set(err, "case '%s': w is missing", id);
-    if (p.has_bias && c->bias == NULL)
+    if (c->dy == NULL && iohw_problem_is_backward(&p))
+        return iohw_error_set(err, "case '%s': dy is missing (%s reads dy)", id,
+                              iohw_direction_name(&p));
+    if (p.has_bias && c->bias == NULL && !iohw_problem_is_backward(&p))
         return iohw_error_set(err, "case '%s': has_bias is 1 but bias is missing", id);
     fill = c->fill[0] != '\0' ? c->fill : "user";
 
