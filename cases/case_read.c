@@ -516,7 +516,18 @@ static int read_datasets(hid_t g, unsigned what, iohw_case *c,
         return -1;
     ds[DS_REQ_B].dst = &shift;
 
-    /* Check every dataset before loading any. */
+    /* A dataset the case must not hold is named first (a backward case
+     * whose attribute 'direction' was lost holds dy), then every dataset
+     * is checked before any is loaded. */
+    for (int i = 0; i < NDATASETS; i++) {
+        if (ds[i].name == NULL || !ds[i].forbidden)
+            continue;
+        int has = iohw__h5_has_link(g, ds[i].name, err);
+        if (has != 0)
+            return has < 0 ? -1
+                           : iohw_error_set(err, "dataset '%s' is present %s",
+                                            ds[i].name, ds[i].why);
+    }
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < NDATASETS; i++) {
             ds_spec *s = &ds[i];
@@ -529,9 +540,6 @@ static int read_datasets(hid_t g, unsigned what, iohw_case *c,
                 if (!has && s->required)
                     return iohw_error_set(err, "dataset '%s' is missing",
                                           s->name);
-                if (has && s->forbidden)
-                    return iohw_error_set(err, "dataset '%s' is present %s",
-                                          s->name, s->why);
                 s->present = has;
             }
             if (!s->present || (pass == 1 && !s->load))

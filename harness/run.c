@@ -268,8 +268,11 @@ static void check_timeout(run_state *st, slot *s, int64_t now)
     if (reading_overdue(st, s, now, limit, msg, sizeof msg)) {
         status = IOHW_RESULT_INVALID;
     } else if (since != 0 && (double)(now - since) * 1e-9 > limit) {
-        snprintf(msg, sizeof msg, "%s did not return within %g s; the worker "
-                 "was killed", call == IOHW_CALL_SUPPORTS ? "supports()" : "run()",
+        snprintf(msg, sizeof msg, "%.24s did not return within %g s; the "
+                 "worker was killed",
+                 s->note->call_name[0] != '\0' ? s->note->call_name
+                 : call == IOHW_CALL_SUPPORTS   ? "supports()"
+                                                : "run()",
                  limit);
     } else if ((double)(now - s->sent_ns) * 1e-9 > case_ceiling(st, limit)) {
         snprintf(msg, sizeof msg, "the case did not finish within %g s "

@@ -97,8 +97,11 @@ static void judge_output(iohw__verifier *v, const iohw_case *c,
     if (below > 0) {
         r->status = IOHW_RESULT_CRASH;
         snprintf(r->message, sizeof r->message,
-                 "run() wrote %zu byte(s) before the start of y: an "
-                 "out-of-bounds write", below);
+                 "%s wrote %zu byte(s) before the start of %s: an "
+                 "out-of-bounds write", iohw__run_call_of(&c->p)->name, below,
+                 iohw_problem_is_backward(&c->p)
+                     ? (c->p.direction == IOHW_DIR_BWD_D ? "dx" : "dw")
+                     : "y");
         return;
     }
     const iohw_judge_options o = {v->cfg->diagnose, v->cfg->rounding,
@@ -206,6 +209,9 @@ static void run_case(iohw__verifier *v, const char *file, const char *id,
     set_stage(v, IOHW_STAGE_BACKEND);
     snprintf(r->descriptor, sizeof r->descriptor, "%s", c.descriptor);
     snprintf(r->tags, sizeof r->tags, "%s", c.tags);
+    if (iohw_problem_is_backward(&c.p))
+        snprintf(r->direction, sizeof r->direction, "%s",
+                 iohw_direction_name(&c.p));
     judge_case(v, &c, r);
     iohw_case_free(&c);
 }

@@ -210,23 +210,43 @@ static unsigned char canary_byte(size_t i)
     return (unsigned char)(0x3C + 7 * i);
 }
 
+/* Bytes of each region of c's tensors: the inputs of its direction
+ * (forward x, w, bias, requant; BWD_D dy, w; BWD_W x, dy) and the
+ * direction's output in the y region (iohw_problem_out_count elements:
+ * y, dx, or dw then db; specification section 13); 0 for an absent one. */
+static void region_bytes(const iohw_problem *p, size_t bytes[])
+{
+    const size_t es = iohw_dtype_size(p->dtype);
+    memset(bytes, 0, IOHW_REGION_COUNT * sizeof bytes[0]);
+    if (iohw_problem_is_backward(p)) {
+        int data = p->direction == IOHW_DIR_BWD_D;
+        bytes[IOHW_REGION_X] = data ? 0 : (size_t)iohw_problem_x_count(p) * es;
+        bytes[IOHW_REGION_W] = data ? (size_t)iohw_problem_w_count(p) * es : 0;
+        bytes[IOHW_REGION_DY] = (size_t)iohw_problem_dy_count(p) * es;
+        bytes[IOHW_REGION_Y] = (size_t)iohw_problem_out_count(p) * es;
+        return;
+    }
+    bytes[IOHW_REGION_X] = (size_t)iohw_problem_x_count(p) * es;
+    bytes[IOHW_REGION_W] = (size_t)iohw_problem_w_count(p) *
+                           iohw_dtype_size(iohw_problem_w_dtype(p));
+    bytes[IOHW_REGION_BIAS] = (size_t)iohw_problem_bias_count(p) *
+                              iohw_dtype_size(iohw_problem_bias_dtype(p));
+    bytes[IOHW_REGION_Y] = (size_t)iohw_problem_y_count(p) *
+                           iohw_dtype_size(iohw_problem_y_dtype(p));
+    bytes[IOHW_REGION_REQUANT] = iohw_quant_requant_bytes(p);
+}
+
 /* Sections of whole pages, each tensor at the end of its own (each in its
- * own type: a quantized case's differ). */
+ * own type: a quantized case's differ); the output's section always. */
 static size_t plan(const iohw_case *c, iohw_work_piece pc[])
 {
-    const iohw_problem *p = &c->p;
-    const size_t bytes[IOHW_REGION_COUNT] = {
-        (size_t)iohw_problem_x_count(p) * iohw_dtype_size(p->dtype),
-        (size_t)iohw_problem_w_count(p) * iohw_dtype_size(iohw_problem_w_dtype(p)),
-        (size_t)iohw_problem_bias_count(p) * iohw_dtype_size(iohw_problem_bias_dtype(p)),
-        (size_t)iohw_problem_y_count(p) * iohw_dtype_size(iohw_problem_y_dtype(p)),
-        iohw_quant_requant_bytes(p)};
+    size_t bytes[IOHW_REGION_COUNT];
+    region_bytes(&c->p, bytes);
     const size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t off = 0;
     for (int k = 0; k < IOHW_REGION_COUNT; k++) {
         memset(&pc[k], 0, sizeof pc[k]);
-        if ((k == IOHW_REGION_BIAS && !p->has_bias) ||
-            (k == IOHW_REGION_REQUANT && bytes[k] == 0))
+        if (k != IOHW_REGION_Y && bytes[k] == 0)
             continue;
         size_t len = bytes[k];
         size_t body = (len + page - 1) / page * page;
@@ -264,10 +284,16 @@ int iohw__tensors_make(iohw__verifier *v, const iohw_case *c,
                               "%s", len, strerror(errno));
     t->map = m;
     t->len = len;
-    const void *src[IOHW_REGION_COUNT] = {c->x, c->w, c->bias, NULL, c->requant};
-    for (int k = 0; k < IOHW_REGION_COUNT; k++)
-        if (k != IOHW_REGION_Y && t->pc[k].data_len > 0)
-            memcpy(t->map + t->pc[k].data_off, src[k], t->pc[k].data_len);
+    const void *src[IOHW_REGION_COUNT] = {c->x, c->w, c->bias, NULL,
+                                          c->requant, c->dy};
+    for (int k = 0; k < IOHW_REGION_COUNT; k++) {
+        if (k == IOHW_REGION_Y || t->pc[k].data_len == 0)
+            continue;
+        if (src[k] == NULL)
+            return iohw_error_set(err, "harness: the case has no %s",
+                                  k == IOHW_REGION_DY ? "dy" : "input tensor");
+        memcpy(t->map + t->pc[k].data_off, src[k], t->pc[k].data_len);
+    }
     const iohw_work_piece *y = &t->pc[IOHW_REGION_Y];
     for (size_t i = 0; i < y->data_len; i += t->es)
         memcpy(t->map + y->data_off + i, t->sent, t->es);

@@ -189,6 +189,46 @@ static void decode_point(const iohw_layout_map *m, int64_t idx, int64_t *coord)
     }
 }
 
+/* Coordinates of a backward output's element i (specification section
+ * 13): dx decoded in the data layout with C = C_in (n, c, d, h, w); dw in
+ * the weight layout (coord[0] the input channel over all groups, coord[1]
+ * the output channel as the layout counts it, then the kernel's d, h, w);
+ * db (i past dw) as (0, c, 0, 0, 0). */
+static void decode_backward(const iohw_problem *p, const iohw_layout_map *m,
+                            int64_t i, int64_t *coord)
+{
+    const int64_t wc = iohw_problem_w_count(p);
+    if (p->direction == IOHW_DIR_BWD_D || i < wc) {
+        int64_t g = 0, idx = i;
+        decode_point(m, i, coord);
+        for (int k = m->ndim - 1; k >= 0; k--) {
+            int64_t v = idx % m->shape[k];
+            idx /= m->shape[k];
+            if (p->direction == IOHW_DIR_BWD_W && m->letters[k] == 'G')
+                g = v;
+            if (p->direction == IOHW_DIR_BWD_W && m->letters[k] == 'I')
+                coord[0] = v;
+            if (p->direction == IOHW_DIR_BWD_W && m->letters[k] == 'O')
+                coord[1] = v;
+        }
+        coord[0] += p->direction == IOHW_DIR_BWD_W
+                        ? g * (p->in_channels / p->groups) : 0;
+        return;
+    }
+    for (int k = 0; k < 5; k++)
+        coord[k] = 0;
+    coord[1] = i - wc;
+}
+
+/* The map an output element's coordinates are decoded with: y's (C =
+ * C_out), dx's (C = C_in) or dw's. */
+static int output_map(const iohw_problem *p, iohw_layout_map *m)
+{
+    if (p->direction == IOHW_DIR_BWD_W)
+        return iohw_layout_weight_map(p, m, NULL);
+    return iohw_layout_data_map(p, p->direction != IOHW_DIR_BWD_D, m, NULL);
+}
+
 /* Counts a mismatch at semantic coordinates coord in the coarse map of
  * results/result.h: bin (h * B / O_h, w * B / O_w), saturating at 255. */
 static void errmap_add(const iohw_problem *p, const int64_t *coord,
@@ -300,8 +340,10 @@ static void note_mismatch(const iohw_case *c, int64_t i, double e, double g,
 
     r->mismatches++;
     if (*have_map == 0)
-        *have_map = iohw_layout_data_map(&c->p, 1, map, NULL) == 0 ? 1 : -1;
-    if (*have_map == 1) {
+        *have_map = output_map(&c->p, map) == 0 ? 1 : -1;
+    if (*have_map == 1 && iohw_problem_is_backward(&c->p)) {
+        decode_backward(&c->p, map, i, coord);  /* no heat map of y */
+    } else if (*have_map == 1) {
         decode_point(map, i, coord);
         errmap_add(&c->p, coord, r->errmap);
     }
@@ -321,7 +363,8 @@ static void judge_all(const judge *j, const iohw_case *c, const void *y,
                       const void *sentinel_bits, iohw_result *r)
 {
     const size_t es = iohw_dtype_size(c->p.dtype);
-    const int64_t count = iohw_problem_y_count(&c->p);
+    /* The direction's output: y, dx, or dw then db (section 13). */
+    const int64_t count = iohw_problem_out_count(&c->p);
     const uint64_t sentinel =
         sentinel_bits != NULL ? load_bits(sentinel_bits, es) : 0;
     iohw_layout_map map;

@@ -227,6 +227,10 @@ int iohw_record_encode(const iohw_result *r, char *buf, size_t n)
     STRING_MEMBER(&b, "file", r->file);
     STRING_MEMBER(&b, "descriptor", r->descriptor);
     STRING_MEMBER(&b, "tags", r->tags);
+    /* Only a backward result has a direction (specification section 13):
+     * a forward record reads and writes as before. */
+    if (r->direction[0] != '\0')
+        STRING_MEMBER(&b, "direction", r->direction);
     sb_key(&b, "status");
     sb_json_string(&b, iohw_result_status_name(r->status), 16);
     STRING_MEMBER(&b, "message", r->message);

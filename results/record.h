@@ -7,7 +7,8 @@
  * order, spaced as the JSON report always was:
  *
  *   {"id": "ct2d.0001", "file": "suite/a.h5", "descriptor": "n=1 ...",
- *    "tags": "rank2,f32", "status": "FAIL", "message": "...",
+ *    "tags": "rank2,f32", ["direction": "BWD_W",] "status": "FAIL",
+ *    "message": "...",
  *    "diagnosis": "...", "warnings": "...", "exact": false,
  *    "elements": 480, "mismatches": 12, "unwritten": 0,
  *    "worst_ratio": 3.5e+05, "seconds": 0.000123,
@@ -26,7 +27,8 @@
  * "errmap" (the 256 bins, row-major) is written only when some bin is
  * non-zero; the timing of a performance run ("repeat" to "gmacs") only when
  * repeat > 0, and "ref_time_ms", "ratio" only when the reference was timed
- * (ref_time_ms > 0): records of other runs read and write as before.  These are the forms of the JSON report's per-case objects
+ * (ref_time_ms > 0): records of other runs read and write as before;
+ * "direction" only for a backward result (specification section 13).  These are the forms of the JSON report's per-case objects
  * (docs/REPORT_FORMAT.md, version 1), so a report stays readable by the
  * versions before the codec.  "id" is "" for a file that could not be opened.
  *

@@ -559,6 +559,22 @@ static int parse_exact(jp *p, iohw_result *r)
     return 0;
 }
 
+/* "direction": a backward direction's name, "BWD_D", "BWD_W" or "BWD_WB"
+ * (specification section 13); null or "" reads as forward. */
+static int parse_direction(jp *p, iohw_result *r)
+{
+    static const char *const names[] = {"", "BWD_D", "BWD_W", "BWD_WB"};
+    if (text_member(p, r->direction, sizeof r->direction) != 0)
+        return fail(p, "expected \"BWD_D\", \"BWD_W\" or \"BWD_WB\"");
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(r->direction, names[i]) == 0)
+            return 0;
+    char bad[sizeof r->direction];
+    snprintf(bad, sizeof bad, "%s", r->direction);
+    r->direction[0] = '\0';
+    return fail(p, "unknown direction '%s' (BWD_D, BWD_W or BWD_WB)", bad);
+}
+
 static int result_member(jp *p, const char *key, void *arg)
 {
     seen *sn = arg;
@@ -583,6 +599,8 @@ static int result_member(jp *p, const char *key, void *arg)
 #undef TEXT
     if (strcmp(key, "status") == 0)
         return parse_status(p, sn);
+    if (strcmp(key, "direction") == 0)
+        return parse_direction(p, r);
     if (strcmp(key, "exact") == 0)
         return parse_exact(p, r);
     if (strcmp(key, "elements") == 0)

@@ -112,6 +112,10 @@ typedef struct iohw_result {
                                  case in the same worker; 0: not timed */
     double ratio;             /* ref_time_ms / time_ms: the backend's speed
                                  over the reference's; 0 when unknown */
+    /* Appended (backward directions, specification section 13): the
+     * case's direction by benchdnn's name, "BWD_D", "BWD_W" or "BWD_WB";
+     * "" for a forward case. */
+    char direction[8];
 } iohw_result;
 
 /* --- the repro command ----------------------------------------------------

@@ -159,9 +159,11 @@ typedef struct worker {
     iohw_work_reply rep;
 } worker;
 
-static void enter_call(worker *wk, int call, iohw__rude_snap *snap)
+static void enter_call(worker *wk, int call, const char *name,
+                       iohw__rude_snap *snap)
 {
     iohw__rude_before(&wk->rude, snap);
+    snprintf(wk->note->call_name, sizeof wk->note->call_name, "%s", name);
     atomic_store(&wk->note->call, call);
     atomic_store(&wk->note->call_since_ns, iohw_clock_ns());
 }
@@ -180,7 +182,7 @@ static int call_supports(worker *wk, const iohw_problem *p)
 {
     iohw__rude_snap snap;
     iohw_problem q = *p;
-    enter_call(wk, IOHW_CALL_SUPPORTS, &snap);
+    enter_call(wk, IOHW_CALL_SUPPORTS, "supports()", &snap);
     int rc = wk->lb.table->supports(wk->lb.ctx, &q);
     leave_call(wk, "supports()", &snap, wk->rep.warnings,
                sizeof wk->rep.warnings);
@@ -235,7 +237,8 @@ static int ask_supports(worker *wk, const iohw_problem *p, uint32_t adapt)
 /* --- the tensors ---------------------------------------------------------- */
 
 /* The verifier's memfd mapped inside a PROT_NONE reservation: each piece's
- * section between guard pages, x, w and bias read-only. */
+ * section between guard pages, every input (x, w, bias, requant, dy)
+ * read-only. */
 typedef struct mapped {
     unsigned char *res;
     size_t res_len;
@@ -300,8 +303,9 @@ static int map_tensors(worker *wk, const iohw_work_piece pc[], int memfd,
     int e = errno;
     if (memfd >= 0)
         close(memfd);
-    if (rc == 0 && m->data[IOHW_REGION_X] != NULL &&
-        m->data[IOHW_REGION_Y] != NULL)
+    /* x is absent in a BWD_D case (its inputs are dy and w). */
+    if (rc == 0 && m->data[IOHW_REGION_Y] != NULL &&
+        (m->data[IOHW_REGION_X] != NULL || m->data[IOHW_REGION_DY] != NULL))
         return 0;
     iohw_work_reply *r = &wk->rep;
     r->rc = IOHW_WORK_HARNESS;
@@ -324,7 +328,7 @@ static int run_once(worker *wk, const iohw_problem *pp, const mapped *m,
         p.has_bias ? m->data[IOHW_REGION_BIAS] : NULL,
         m->data[IOHW_REGION_REQUANT], m->data[IOHW_REGION_Y],
         m->data[IOHW_REGION_DY]};
-    enter_call(wk, IOHW_CALL_RUN, &snap);
+    enter_call(wk, IOHW_CALL_RUN, call->name, &snap);
     int64_t t0 = iohw_clock_ns();
     int rc = call->call(wk->lb.table, wk->lb.ctx, &p, &a);
     *seconds = (double)(iohw_clock_ns() - t0) * 1e-9;
@@ -365,8 +369,10 @@ static void call_run(worker *wk, const iohw_problem *p, const mapped *m)
     iohw__repeat_free(&rp);
 }
 
-/* A problem whose call the backend lacks (run_quant): 1, and the reply
- * says UNSUPPORTED (specification section 11.4). */
+/* A problem whose call the backend lacks (run_quant, run_bwd_data,
+ * run_bwd_weights: an older table or a NULL pointer): 1, and the reply
+ * says UNSUPPORTED without supports() being asked (specification sections
+ * 11.4 and 13). */
 static int no_run_call(worker *wk, const iohw_problem *p)
 {
     const iohw__run_call *call = iohw__run_call_of(p);

@@ -62,6 +62,8 @@ typedef struct iohw_worker_note {
     _Atomic int64_t call_since_ns;  /* CLOCK_MONOTONIC entry into the
                                        backend call, 0 outside of one */
     _Atomic int call;               /* IOHW_CALL_* in progress */
+    char call_name[24];             /* IOHW_CALL_RUN: which entry point
+                                       ("run_bwd_weights()"; run_call.h) */
     volatile sig_atomic_t signo;    /* set by the fault handler */
     volatile sig_atomic_t addr_valid;  /* 1 when the kernel reported a
                                           faulting address (not for a
@@ -151,7 +153,8 @@ int iohw_worker_sentinel(int dtype, unsigned char bits[8]);
 
 /* Describes how a worker died: "killed by signal SIGSEGV (Segmentation
  * fault)" or "exited with status 3", then the backend call it was in
- * (" in run()"), then, when the note recorded a fault address, what it
+ * (" in run()", or the entry point the note names: " in
+ * run_bwd_weights()"), then, when the note recorded a fault address, what it
  * looks like ("; the address is inside x, an input mapped read-only: looks
  * like a write to an input"), and when it was in no backend call, that it
  * was the harness's own work (exit status 70 there: the worker could not

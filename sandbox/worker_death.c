@@ -14,8 +14,8 @@
  * lowest pages are never mapped). */
 #define NULL_PAGE_BYTES 4096
 
-static const char *const region_names[IOHW_REGION_COUNT] = {"x", "w", "bias",
-                                                            "y", "requant"};
+static const char *const region_names[IOHW_REGION_COUNT] = {
+    "x", "w", "bias", "y", "requant", "dy"};
 
 /* What a fault at addr suggests, or NULL when it is outside every buffer. */
 static int describe_address(const iohw_worker_note *note, uintptr_t addr,
@@ -24,6 +24,9 @@ static int describe_address(const iohw_worker_note *note, uintptr_t addr,
     for (int k = 0; k < IOHW_REGION_COUNT; k++) {
         const iohw_worker_region *rg = &note->regions[k];
         const char *name = region_names[k];
+        /* A backward case's output region holds dx, or dw then db. */
+        if (k == IOHW_REGION_Y && strncmp(note->call_name, "run_bwd_", 8) == 0)
+            name = note->call_name[8] == 'd' ? "dx" : "dw (then db)";
         int input = k != IOHW_REGION_Y;
         if (rg->map_hi == 0 || addr < rg->map_lo || addr >= rg->map_hi)
             continue;
@@ -32,7 +35,7 @@ static int describe_address(const iohw_worker_note *note, uintptr_t addr,
                 snprintf(buf, n, "the address is inside %s, an input mapped "
                          "read-only: looks like a write to an input", name);
             else
-                snprintf(buf, n, "the address is inside y");
+                snprintf(buf, n, "the address is inside %s", name);
         } else if (addr >= rg->data_hi) {
             char dist[64] = "the first byte";
             if (addr > rg->data_hi)
@@ -59,9 +62,12 @@ void iohw_worker_death_message(int wait_status, const iohw_worker_note *note,
         return;
     /* Where the worker was: in a backend call or in the harness's own work. */
     int call = note != NULL ? atomic_load(&note->call) : -1;
-    const char *in = call == IOHW_CALL_RUN        ? " in run()"
-                     : call == IOHW_CALL_SUPPORTS ? " in supports()"
-                                                  : "";
+    char in[40] = "";
+    if (call == IOHW_CALL_RUN || call == IOHW_CALL_SUPPORTS)
+        snprintf(in, sizeof in, " in %.24s",
+                 note->call_name[0] != '\0' ? note->call_name
+                 : call == IOHW_CALL_RUN     ? "run()"
+                                             : "supports()");
     const char *outside = call == IOHW_CALL_NONE
                               ? "; the worker was not in a backend call (it "
                                 "was loading the backend or mapping the case's "

@@ -6,7 +6,9 @@
  * exact result rounded once to the case's dtype, into the caller's buffer.
  * It therefore reproduces the y stored in every case file bit for bit.
  * run_quant() does the same for quantized problems through the exact
- * quantized oracle (iohw_quant_run); run() refuses them.
+ * quantized oracle (iohw_quant_run); run() refuses them.  run_bwd_data()
+ * and run_bwd_weights() compute the backward directions with the oracle's
+ * definitions (specification section 13).
  *
  * The context holds the last error message; nothing is global.
  */
@@ -104,6 +106,11 @@ static int reference_run(void *ctx, const iohw_problem *p, const void *x,
                        "run_quant", iohw_dtype_name(p->dtype));
         return IOHW_INVALID_PROBLEM;
     }
+    if (iohw_problem_is_backward(p)) {
+        iohw_error_set(err, "run: a backward problem (%s) goes to its own "
+                       "entry point", iohw_direction_name(p));
+        return IOHW_INVALID_PROBLEM;
+    }
     const char *null = skeleton_null_tensor(p, x, w, bias, y);
     if (null != NULL) {
         iohw_error_set(err, "run: %s is NULL", null);
@@ -145,6 +152,64 @@ static int reference_run_quant(void *ctx, const iohw_problem *p, const void *x,
 }
 #endif
 
+#ifndef REFERENCE_FLUSH
+/* The backward directions (specification section 13) through the
+ * oracle's definitions (iohw_oracle_run_inputs): out gets the direction's
+ * output rounded to the dtype, dx or dw followed by db. */
+static int reference_backward(void *ctx, const iohw_problem *p, int32_t dir,
+                              const iohw_oracle_inputs *in, void *out,
+                              void *db)
+{
+    reference_ctx *c = ctx;
+    iohw_error *err = c != NULL ? &c->err : NULL;
+    iohw_oracle_result r;
+    if (skeleton_check(p, err) != 0)
+        return IOHW_INVALID_PROBLEM;
+    if (p->direction != dir) {
+        iohw_error_set(err, "%s: the problem's direction is %s",
+                       dir == IOHW_DIR_BWD_D ? "run_bwd_data"
+                                             : "run_bwd_weights",
+                       iohw_direction_name(p));
+        return IOHW_INVALID_PROBLEM;
+    }
+    if (out == NULL || in->dy == NULL || (in->x == NULL && in->w == NULL) ||
+        (dir == IOHW_DIR_BWD_W && p->has_bias && db == NULL)) {
+        iohw_error_set(err, "%s: a tensor is NULL",
+                       dir == IOHW_DIR_BWD_D ? "run_bwd_data"
+                                             : "run_bwd_weights");
+        return IOHW_INVALID_PROBLEM;
+    }
+    memset(&r, 0, sizeof r);
+    if (iohw_oracle_run_inputs(p, in, IOHW_ORACLE_DEFINITION, 1, &r, err) != 0)
+        return IOHW_BACKEND_ERROR;
+    const size_t es = iohw_dtype_size(p->dtype);
+    const size_t main_count = (size_t)(dir == IOHW_DIR_BWD_D
+                                           ? iohw_problem_x_count(p)
+                                           : iohw_problem_w_count(p));
+    memcpy(out, r.y, main_count * es);
+    if (dir == IOHW_DIR_BWD_W && p->has_bias)
+        memcpy(db, (const char *)r.y + main_count * es,
+               (size_t)iohw_problem_bias_count(p) * es);
+    iohw_oracle_result_free(&r);
+    return finished(err);
+}
+
+static int reference_run_bwd_data(void *ctx, const iohw_problem *p,
+                                  const void *dy, const void *w, void *dx)
+{
+    const iohw_oracle_inputs in = {NULL, w, NULL, dy};
+    return reference_backward(ctx, p, IOHW_DIR_BWD_D, &in, dx, NULL);
+}
+
+static int reference_run_bwd_weights(void *ctx, const iohw_problem *p,
+                                     const void *x, const void *dy, void *dw,
+                                     void *db)
+{
+    const iohw_oracle_inputs in = {x, NULL, NULL, dy};
+    return reference_backward(ctx, p, IOHW_DIR_BWD_W, &in, dw, db);
+}
+#endif
+
 static const iohw_backend reference_table = {
     .abi_version = IOHW_ABI_VERSION,
     .struct_size = sizeof(iohw_backend),
@@ -165,6 +230,8 @@ static const iohw_backend reference_table = {
     .last_error = reference_last_error,
 #ifndef REFERENCE_FLUSH
     .run_quant = reference_run_quant,
+    .run_bwd_data = reference_run_bwd_data,
+    .run_bwd_weights = reference_run_bwd_weights,
 #endif
 };
 
