@@ -3,31 +3,67 @@
  */
 #include "cases/answer.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cases/case.h"
 #include "cases/h5util.h"
+#include "oracle/dtype.h"
 #include "oracle/layout.h"
 #include "oracle/problem.h"
 #include "oracle/quant_problem.h"
 
-/* Reads the dataset y (an open identifier) into buf after checking its
- * type and shape against the problem. */
-static int read_y(hid_t d, const char *where, const iohw_problem *p,
-                  void *buf, iohw_error *err)
+/* One dataset of the answer: its name and what it holds (specification
+ * section 13): y, dx and db after dw. */
+typedef struct answer_part {
+    const char *name;
+    int what;                /* PART_Y, PART_DX, PART_DW or PART_DB */
+} answer_part;
+
+enum { PART_Y, PART_DX, PART_DW, PART_DB };
+
+/* The shape a part must have, in memory order, into dims/letters; its
+ * count in *count.  0, or -1 (err set). */
+static int part_shape(const iohw_problem *p, int what, int *nd, int64_t *dims,
+                      char *letters, int64_t *count, iohw_error *err)
 {
-    iohw_layout_map ym;
+    iohw_layout_map m;
+    if (what == PART_DB) {
+        *nd = 1;
+        dims[0] = p->out_channels;
+        strcpy(letters, "C");
+        *count = p->out_channels;
+        return 0;
+    }
+    if ((what == PART_DW ? iohw_layout_weight_map(p, &m, err)
+                         : iohw_layout_data_map(p, what == PART_Y, &m, err)) != 0)
+        return -1;
+    *nd = m.ndim;
+    memcpy(dims, m.shape, sizeof m.shape);
+    memcpy(letters, m.letters, sizeof m.letters);
+    *count = m.count;
+    return 0;
+}
+
+/* Reads a dataset of the answer (an open identifier) into buf after
+ * checking its type and shape against the problem. */
+static int read_part(hid_t d, const char *where, const iohw_problem *p,
+                     const answer_part *part, void *buf, iohw_error *err)
+{
+    int64_t want[IOHW_LAYOUT_MAX_DIMS], count;
+    char letters[IOHW_LAYOUT_MAX_DIMS + 1], who[32];
     hsize_t dims[IOHW_LAYOUT_MAX_DIMS];
     hid_t type = H5Dget_type(d), space = H5Dget_space(d), mt = -1;
     const iohw_dtype yd = iohw_problem_y_dtype(p);
-    int rc = -1;
+    int rc = -1, wnd;
 
+    snprintf(who, sizeof who, "the case's %s", part->name);
     if (type < 0 || space < 0) {
         iohw__h5_fail(err, "%s", where);
         goto done;
     }
-    if (iohw__h5_check_type(type, yd, "the case's y", err) != 0) {
+    if (iohw__h5_check_type(type, yd, who, err) != 0) {
         iohw_error_prefix(err, "%s", where);
         goto done;
     }
@@ -37,27 +73,28 @@ static int read_y(hid_t d, const char *where, const iohw_problem *p,
                  strcmp(enc, "bf16") == 0;
         free(enc);
         if (!ok) {
-            iohw_error_set(err, "%s: a bf16 y needs the attribute encoding "
-                           "= \"bf16\"", where);
+            iohw_error_set(err, "%s: a bf16 %s needs the attribute encoding "
+                           "= \"bf16\"", where, part->name);
             goto done;
         }
     }
 
-    /* Shape: the data layout's order with C = C_out. */
-    if (iohw_layout_data_map(p, 1, &ym, err) != 0)
+    /* Shape: y in the data layout's order with C = C_out, dx with C = C_in,
+     * dw in the weight layout's, db [C_out]. */
+    if (part_shape(p, part->what, &wnd, want, letters, &count, err) != 0)
         goto done;
     int nd = H5Sget_simple_extent_ndims(space);
-    if (nd != ym.ndim || H5Sget_simple_extent_dims(space, dims, NULL) != nd) {
-        iohw_error_set(err, "%s has %d dimensions; the case's y (%s) has %d",
-                       where, nd, ym.letters, ym.ndim);
+    if (nd != wnd || H5Sget_simple_extent_dims(space, dims, NULL) != nd) {
+        iohw_error_set(err, "%s has %d dimensions; %s (%s) has %d", where, nd,
+                       who, letters, wnd);
         goto done;
     }
     for (int a = 0; a < nd; a++)
-        if ((int64_t)dims[a] != ym.shape[a]) {
-            iohw_error_set(err, "%s: axis %d (%c) has %llu elements; the "
-                           "case's y has %lld", where, a, ym.letters[a],
-                           (unsigned long long)dims[a],
-                           (long long)ym.shape[a]);
+        if ((int64_t)dims[a] != want[a]) {
+            iohw_error_set(err, "%s: axis %d (%c) has %llu elements; %s has "
+                           "%lld", where, a, letters[a],
+                           (unsigned long long)dims[a], who,
+                           (long long)want[a]);
             goto done;
         }
 
@@ -104,37 +141,84 @@ static hid_t open_case(hid_t cases, const char *want, iohw_error *err)
     return iohw__h5_open_child(cases, id, H5I_GROUP, err);
 }
 
-/* Opens /y, or else y of the case in /cases; -1 (err set) when neither
- * exists. */
-static hid_t open_y(hid_t file, const char *want, const char **where,
-                    iohw_error *err)
+/* Opens /NAME, or else NAME of the case in /cases; -1 (err set, naming
+ * the dataset) when neither exists.  where gets the dataset's place. */
+static hid_t open_part(hid_t file, const char *want, const char *name,
+                       char *where, size_t nwhere, iohw_error *err)
 {
-    int has = iohw__h5_has_link(file, "y", err);
+    int has = iohw__h5_has_link(file, name, err);
     if (has < 0)
         return -1;
     if (has) {
-        *where = "dataset /y";
-        return iohw__h5_open_child(file, "y", H5I_DATASET, err);
+        snprintf(where, nwhere, "dataset /%s", name);
+        return iohw__h5_open_child(file, name, H5I_DATASET, err);
     }
-    *where = "dataset y of the case in /cases";
+    snprintf(where, nwhere, "dataset %s of the case in /cases", name);
     if (iohw__h5_has_link(file, "cases", err) != 1) {
-        iohw_error_set(err, "it holds neither /y, nor /cases/%s/y, nor the "
-                       "attribute 'unsupported'", want);
+        iohw_error_set(err, "it holds neither /%s, nor /cases/%s/%s, nor the "
+                       "attribute 'unsupported'", name, want, name);
         return -1;
     }
     hid_t cases = iohw__h5_open_child(file, "cases", H5I_GROUP, err);
     hid_t g = cases < 0 ? -1 : open_case(cases, want, err);
-    hid_t d = g < 0 ? -1 : iohw__h5_open_child(g, "y", H5I_DATASET, err);
+    hid_t d = -1;
+    if (g >= 0) {
+        has = iohw__h5_has_link(g, name, err);
+        if (has == 0)
+            iohw_error_set(err, "the case in /cases holds no dataset %s", name);
+        else if (has > 0)
+            d = iohw__h5_open_child(g, name, H5I_DATASET, err);
+    }
     iohw__h5_close(g);
     iohw__h5_close(cases);
     return d;
 }
 
+/* The datasets of p's direction (specification section 13), in the order
+ * they follow each other in the output buffer; their number. */
+static int parts_of(const iohw_problem *p, answer_part parts[2])
+{
+    if (p->direction == IOHW_DIR_BWD_D) {
+        parts[0] = (answer_part){"dx", PART_DX};
+        return 1;
+    }
+    if (p->direction == IOHW_DIR_BWD_W) {
+        parts[0] = (answer_part){"dw", PART_DW};
+        parts[1] = (answer_part){"db", PART_DB};
+        return p->has_bias ? 2 : 1;
+    }
+    parts[0] = (answer_part){"y", PART_Y};
+    return 1;
+}
+
+/* Reads every dataset of p's direction into y, one after the other. */
+static int read_parts(hid_t f, const iohw_problem *p, const char *id, void *y,
+                      iohw_error *err)
+{
+    answer_part parts[2];
+    const int n = parts_of(p, parts);
+    const size_t esize = iohw_dtype_size(iohw_problem_y_dtype(p));
+    size_t at = 0;
+    for (int i = 0; i < n; i++) {
+        char where[IOHW_CASE_ID_MAX + 64], letters[IOHW_LAYOUT_MAX_DIMS + 1];
+        int64_t dims[IOHW_LAYOUT_MAX_DIMS], count;
+        int nd;
+        hid_t d = open_part(f, id, parts[i].name, where, sizeof where, err);
+        int rc = d < 0 ? -1
+                       : read_part(d, where, p, &parts[i], (char *)y + at * esize,
+                                   err);
+        iohw__h5_close(d);
+        if (rc != 0 ||
+            part_shape(p, parts[i].what, &nd, dims, letters, &count, err) != 0)
+            return -1;
+        at += (size_t)count;
+    }
+    return 0;
+}
+
 int iohw_answer_read(const char *path, const iohw_problem *p, const char *id,
                      int need_y, void *y, char **why, iohw_error *err)
 {
-    const char *where = "y";
-    hid_t d = -1;
     int rc = -1;
 
     *why = NULL;
@@ -159,14 +243,12 @@ int iohw_answer_read(const char *path, const iohw_problem *p, const char *id,
     }
 
     /* The result. */
-    d = open_y(f, id, &where, err);
-    if (d < 0 || read_y(d, where, p, y, err) != 0) {
+    if (read_parts(f, p, id, y, err) != 0) {
         iohw_error_prefix(err, "%s", path);
         goto done;
     }
     rc = 0;
 done:
-    iohw__h5_close(d);
     H5Fclose(f);
     return rc;
 }

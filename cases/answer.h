@@ -3,12 +3,15 @@
  * one problem (the exec protocol's OUT.h5, docs/EXEC_PROTOCOL.md).
  *
  * The file holds a root string attribute `unsupported` (the program's
- * reason for not claiming the problem), or the result y as a root dataset
- * /y, or as /cases/<id>/y (a case file; <id> is the expected id, or any id
- * when /cases holds one case).  y has the problem's y shape (data layout
- * order, C = C_out) and the stored type of its y dtype (bf16: uint16 with
- * the attribute encoding = "bf16"; quantized, specification section 11.4:
- * int8, uint8 or int32); type and shape are checked before a byte is read.
+ * reason for not claiming the problem), or the direction's output
+ * (specification section 13) as root datasets, or as datasets of the case
+ * in /cases (a case file; <id> is the expected id, or any id when /cases
+ * holds one case): forward y (data layout order, C = C_out); BWD_D dx
+ * (data layout order, C = C_in); BWD_W dw (weight layout order) and, when
+ * has_bias, db ([C_out]).  Each has the stored type of the problem's y
+ * dtype (bf16: uint16 with the attribute encoding = "bf16"; quantized,
+ * section 11.4: int8, uint8 or int32); type and shape are checked before a
+ * byte is read.
  */
 #ifndef IOHW_ANSWER_H
 #define IOHW_ANSWER_H
@@ -17,10 +20,11 @@
 #include "oracle/error.h"
 
 /* Reads the answer in path for problem p.  Returns 1 when the file says
- * `unsupported`, with *why (malloc'd, possibly "") its reason; 0 when y was
- * read into y (need_y) or nothing more was wanted (!need_y); -1 when the
+ * `unsupported`, with *why (malloc'd, possibly "") its reason; 0 when the
+ * output was read into y (need_y; iohw_problem_out_count elements, db
+ * right after dw) or nothing more was wanted (!need_y); -1 when the
  * file cannot be opened or holds no well-formed answer (err names the file
- * and the dataset or attribute).  id is the case id expected under
+ * and the missing or malformed dataset).  id is the case id expected under
  * /cases. */
 int iohw_answer_read(const char *path, const iohw_problem *p, const char *id,
                      int need_y, void *y, char **why, iohw_error *err);

@@ -8,10 +8,15 @@
  *                                     layouts, asked once by init
  *   protocol 1, a process per call:
  *   PROGRAM --supports IN.h5 OUT.h5   asked once per problem class
- *   PROGRAM IN.h5 OUT.h5              per case: OUT.h5 gets y
+ *   PROGRAM IN.h5 OUT.h5              per case: OUT.h5 gets y (or, for
+ *                                     a backward case, dx, or dw and db)
  *   protocol 2, one process per context:
  *   PROGRAM --serve                   requests in on stdin, replies out on
  *                                     stdout (exec_serve.c)
+ *
+ * A program computes the backward directions (specification section 13)
+ * only when its --describe answer opts in (directions=fwd bwd_d bwd_w);
+ * without it, backward problems are refused before it is asked.
  *
  * Protocol 2 is used when IOHW_EXEC_PROTOCOL is 2, or when it is unset and
  * the program's --describe answer lists protocol 2.  A protocol 2 program
@@ -262,6 +267,27 @@ static int quant_declared(exec_ctx *c, const iohw_problem *p)
            IOHW_UNSUPPORTED;
 }
 
+/* IOHW_UNSUPPORTED (c->err says why) when the program's --describe answer
+ * does not list p's direction (specification section 13: a program opts
+ * in to the backward ones with a directions= line); else IOHW_OK. */
+static int direction_declared(exec_ctx *c, const iohw_problem *p)
+{
+    static const char *const words[] = {"fwd", "bwd_d", "bwd_w"};
+    if (p->direction < 0 || p->direction > IOHW_DIR_BWD_W ||
+        (c->about.directions & 1u << p->direction) != 0)
+        return IOHW_OK;
+    if (p->direction == IOHW_DIR_FWD)
+        return iohw_error_set(&c->err, "the program does not compute the "
+                              "forward direction: its --describe answer's "
+                              "directions= line has no fwd"),
+               IOHW_UNSUPPORTED;
+    return iohw_error_set(&c->err, "the program does not opt in to %s: its "
+                          "--describe answer has no directions= line naming "
+                          "%s (docs/EXEC_PROTOCOL.md)", iohw_direction_name(p),
+                          words[p->direction]),
+           IOHW_UNSUPPORTED;
+}
+
 /* --- supports() ----------------------------------------------------------- */
 
 /* OUT.h5 after a query that went through: claimed, refused or malformed
@@ -366,7 +392,7 @@ static int exec_supports(void *ctx, const iohw_problem *p)
         return IOHW_UNSUPPORTED;
     }
     if (skeleton_check(p, &c->err) != 0 || layouts_taken(c, p) != IOHW_OK ||
-        quant_declared(c, p) != IOHW_OK)
+        quant_declared(c, p) != IOHW_OK || direction_declared(c, p) != IOHW_OK)
         return IOHW_UNSUPPORTED;
     const exec_class *k = ask(c, p);
     if (!k->claimed) {
@@ -402,11 +428,63 @@ static int compute(exec_ctx *c)
                ? 0 : IOHW_BACKEND_ERROR;
 }
 
-/* run() and run_quant(): quant says which the host called (a problem of
- * the other kind is invalid there). */
-static int run_program(exec_ctx *c, int quant, const iohw_problem *p,
-                       const void *x, const void *w, const void *bias,
-                       const void *requant, void *y)
+/* The entry points (specification section 13): what the host called. */
+enum { CALL_RUN, CALL_QUANT, CALL_BWD_DATA, CALL_BWD_WEIGHTS };
+
+/* IOHW_INVALID_PROBLEM (c->err says why) when p is not a problem of the
+ * entry point called; else IOHW_OK. */
+static int call_fits(exec_ctx *c, int call, const iohw_problem *p)
+{
+    static const char *const names[] = {"run", "run_quant", "run_bwd_data",
+                                        "run_bwd_weights"};
+    static const int32_t dirs[] = {IOHW_DIR_FWD, IOHW_DIR_FWD, IOHW_DIR_BWD_D,
+                                   IOHW_DIR_BWD_W};
+    if (p->direction != dirs[call])
+        return iohw_error_set(&c->err, "%s: the problem's direction is %s",
+                              names[call], iohw_direction_name(p)),
+               IOHW_INVALID_PROBLEM;
+    if (call <= CALL_QUANT && iohw_problem_is_quant(p) != (call == CALL_QUANT))
+        return iohw_error_set(&c->err, "%s: dtype %s is %s", names[call],
+                              iohw_dtype_name(p->dtype), call == CALL_QUANT ?
+                              "not quantized" : "quantized (run_quant "
+                              "computes it)"),
+               IOHW_INVALID_PROBLEM;
+    return IOHW_OK;
+}
+
+/* The name of the first NULL argument of a call (in0, in1, bias, requant,
+ * out), or NULL. */
+static const char *null_argument(int call, const iohw_problem *p,
+                                 const void *in0, const void *in1,
+                                 const void *bias, const void *requant,
+                                 const void *out)
+{
+    static const char *const in0_names[] = {"x", "x", "dy", "x"};
+    static const char *const in1_names[] = {"w", "w", "w", "dy"};
+    static const char *const out_names[] = {"y", "y", "dx", "dw"};
+    if (in0 == NULL)
+        return in0_names[call];
+    if (in1 == NULL)
+        return in1_names[call];
+    if (out == NULL)
+        return out_names[call];
+    if (call == CALL_BWD_WEIGHTS)
+        return p->has_bias && bias == NULL ? "db" : NULL;
+    if (call == CALL_BWD_DATA)
+        return NULL;
+    if (p->has_bias && bias == NULL)
+        return "bias";
+    return iohw_quant_requant_count(p) > 0 && requant == NULL ? "requant"
+                                                              : NULL;
+}
+
+/* Every entry point: call says which the host called (a problem of
+ * another kind is invalid there).  in0 and in1 are the direction's inputs
+ * (x and w, dy and w, x and dy); out gets its output (y, dx, or dw with
+ * db right after it, copied to db). */
+static int run_program(exec_ctx *c, int call, const iohw_problem *p,
+                       const void *in0, const void *in1, const void *bias,
+                       const void *requant, void *out, void *db)
 {
     int rc = IOHW_BACKEND_ERROR;
 
@@ -419,39 +497,51 @@ static int run_program(exec_ctx *c, int quant, const iohw_problem *p,
     }
     if (skeleton_check(p, &c->err) != 0)
         return IOHW_INVALID_PROBLEM;
-    if (iohw_problem_is_quant(p) != quant)
-        return iohw_error_set(&c->err, "%s: dtype %s is %s", quant ?
-                              "run_quant" : "run", iohw_dtype_name(p->dtype),
-                              quant ? "not quantized" : "quantized (run_quant "
-                              "computes it)"),
-               IOHW_INVALID_PROBLEM;
-    if (quant_declared(c, p) != IOHW_OK)
+    if (call_fits(c, call, p) != IOHW_OK)
+        return IOHW_INVALID_PROBLEM;
+    if (quant_declared(c, p) != IOHW_OK || direction_declared(c, p) != IOHW_OK)
         return IOHW_UNSUPPORTED;
-    if (x == NULL || w == NULL || y == NULL || (p->has_bias && bias == NULL) ||
-        (iohw_quant_requant_count(p) > 0 && requant == NULL)) {
-        iohw_error_set(&c->err, "run: %s is NULL",
-                       x == NULL ? "x" : w == NULL ? "w" : y == NULL ? "y"
-                       : p->has_bias && bias == NULL ? "bias" : "requant");
+    const char *missing = null_argument(call, p, in0, in1,
+                                        call == CALL_BWD_WEIGHTS ? db : bias,
+                                        requant, out);
+    if (missing != NULL) {
+        iohw_error_set(&c->err, "%s: %s is NULL", call == CALL_BWD_DATA
+                       ? "run_bwd_data" : call == CALL_BWD_WEIGHTS
+                       ? "run_bwd_weights" : "run", missing);
         return IOHW_INVALID_PROBLEM;
     }
 
-    /* IN.h5, the program, OUT.h5. */
+    /* IN.h5, the program, OUT.h5 (dw and db read into one buffer). */
+    void *got_out = out;
+    const int split = call == CALL_BWD_WEIGHTS && p->has_bias;
+    const size_t esize = iohw_dtype_size(p->dtype);
+    if (split && (got_out = malloc((size_t)iohw_problem_out_count(p) *
+                                   esize)) == NULL)
+        return iohw_error_set(&c->err, "out of memory"), IOHW_OUT_OF_MEMORY;
     unlink(c->out);
-    if (iohw__exec_write_input(c->in, p, x, w, bias, requant, &c->err) != 0) {
+    if (iohw__exec_write_input(c->in, p, in0, in1, bias, requant,
+                               &c->err) != 0) {
         iohw_error_prefix(&c->err, "exec: writing the input");
         goto done;
     }
     rc = compute(c);
     if (rc != 0)
         goto done;
-    int got = iohw__exec_read_output(c->out, p, 1, y, &c->err);
+    int got = iohw__exec_read_output(c->out, p, 1, got_out, &c->err);
     if (got != 0) {
         rc = got > 0 ? IOHW_UNSUPPORTED : IOHW_BACKEND_ERROR;
         goto done;
     }
+    if (split) {
+        const size_t nw = (size_t)iohw_problem_w_count(p) * esize;
+        memcpy(out, got_out, nw);
+        memcpy(db, (char *)got_out + nw, (size_t)p->out_channels * esize);
+    }
     c->err.msg[0] = '\0';
     rc = IOHW_OK;
 done:
+    if (got_out != out)
+        free(got_out);
     unlink(c->in);
     unlink(c->out);
     return rc;
@@ -460,7 +550,7 @@ done:
 static int exec_run(void *ctx, const iohw_problem *p, const void *x,
                     const void *w, const void *bias, void *y)
 {
-    return run_program(ctx, 0, p, x, w, bias, NULL, y);
+    return run_program(ctx, CALL_RUN, p, x, w, bias, NULL, y, NULL);
 }
 
 /* A quantized problem (specification section 11): IN.h5 carries the
@@ -469,7 +559,23 @@ static int exec_run_quant(void *ctx, const iohw_problem *p, const void *x,
                           const void *w, const void *bias, const void *requant,
                           void *y)
 {
-    return run_program(ctx, 1, p, x, w, bias, requant, y);
+    return run_program(ctx, CALL_QUANT, p, x, w, bias, requant, y, NULL);
+}
+
+/* The backward directions (specification section 13), for a program that
+ * opts in (directions= in its --describe answer): IN.h5 holds dy and w, or
+ * x and dy; OUT.h5 dx, or dw and (with bias) db. */
+static int exec_run_bwd_data(void *ctx, const iohw_problem *p, const void *dy,
+                             const void *w, void *dx)
+{
+    return run_program(ctx, CALL_BWD_DATA, p, dy, w, NULL, NULL, dx, NULL);
+}
+
+static int exec_run_bwd_weights(void *ctx, const iohw_problem *p,
+                                const void *x, const void *dy, void *dw,
+                                void *db)
+{
+    return run_program(ctx, CALL_BWD_WEIGHTS, p, x, dy, NULL, NULL, dw, db);
 }
 
 static iohw_backend exec_table = {
@@ -483,6 +589,8 @@ static iohw_backend exec_table = {
     .run = exec_run,
     .last_error = exec_last_error,
     .run_quant = exec_run_quant,
+    .run_bwd_data = exec_run_bwd_data,
+    .run_bwd_weights = exec_run_bwd_weights,
 };
 
 SKELETON_ENTRY(exec_table)

@@ -124,6 +124,7 @@ typedef struct exec_class {
     int32_t has_bias;
     uint32_t flags;          /* groups, per-axis shape facts, convention */
     uint32_t quant;          /* quantized parameters; 0 for a float problem */
+    int32_t direction;       /* IOHW_DIR_* (specification section 13) */
     char data_layout[16];
     char weight_layout[16];
     int claimed;
@@ -145,6 +146,9 @@ typedef struct exec_about {
     char version[160];
     int protocol2;           /* it serves protocol 2 (--serve) */
     int quantized;           /* quantized=1: it reads quantized cases */
+    unsigned directions;     /* bit IOHW_DIR_*: the directions it computes
+                                (directions=fwd bwd_d bwd_w; fwd only when
+                                the line is absent) */
     char data_layouts[512];  /* blank-separated; "" = any */
     char weight_layouts[1024];
 } exec_about;
@@ -156,15 +160,20 @@ void iohw__exec_about_parse(const char *text, exec_about *a);
 int iohw__exec_layout_listed(const char *list, const char *layout);
 
 /* Writes IN.h5: one case EXEC_CASE_ID (schema 1) holding the problem and
- * x, w, bias (NULL: zeros, for a --supports query); y, y_f64 and err_bound
- * are placeholders filled with NaN.  A quantized problem (specification
- * section 11.4) also gets its requant values (requant; NULL: s_w 1, or
- * multiplier 2^30 and shift 0, for a query) and a y of zeros. */
+ * the inputs of its direction (specification section 13; NULL: zeros, for
+ * a --supports query): forward in0 = x, in1 = w, bias; BWD_D in0 = dy,
+ * in1 = w; BWD_W in0 = x, in1 = dy.  The outputs (y, or dx, or dw and db,
+ * with their f64 values and bounds) are placeholders filled with NaN.  A
+ * quantized problem (section 11.4) also gets its requant values (requant;
+ * NULL: s_w 1, or multiplier 2^30 and shift 0, for a query) and a y of
+ * zeros. */
 int iohw__exec_write_input(const char *path, const iohw_problem *p,
-                           const void *x, const void *w, const void *bias,
+                           const void *in0, const void *in1, const void *bias,
                            const void *requant, iohw_error *err);
 
-/* Reads OUT.h5 (y in the problem's y dtype).  Returns 0 with y filled (need_y) or with nothing to read
+/* Reads OUT.h5 (the direction's output in the problem's y dtype: y, dx,
+ * or dw then db; cases/answer.h).  Returns 0 with y filled (need_y) or
+ * with nothing to read
  * (a query's answer "claimed"); 1 when the program said `unsupported`
  * (the reason in err); -1 on a missing or malformed file (err set). */
 int iohw__exec_read_output(const char *path, const iohw_problem *p,

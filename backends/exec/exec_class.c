@@ -64,13 +64,14 @@ void iohw__exec_class_of(const iohw_problem *p, exec_class *k)
     k->flags |= (uint32_t)(p->auto_pad & 3) << 22 | (uint32_t)(p->convention & 7) << 24 |
                 (uint32_t)(p->out_shape[0] > 0) << 27;
     k->quant = quant_bits(p);
+    k->direction = p->direction;
 }
 
 int iohw__exec_same_class(const exec_class *a, const exec_class *b)
 {
     return a->rank == b->rank && a->dtype == b->dtype &&
            a->has_bias == b->has_bias && a->flags == b->flags &&
-           a->quant == b->quant &&
+           a->quant == b->quant && a->direction == b->direction &&
            strcmp(a->data_layout, b->data_layout) == 0 &&
            strcmp(a->weight_layout, b->weight_layout) == 0;
 }

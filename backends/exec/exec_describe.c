@@ -9,6 +9,10 @@
  *   weight_layouts=IOW IOHW        the weight layouts it takes (any if absent)
  *   quantized=1                    it reads quantized cases (specification
  *                                  section 11) and writes integer y
+ *   directions=fwd bwd_d bwd_w     the directions it computes
+ *                                  (specification section 13; fwd only
+ *                                  when absent): a program opts in to
+ *                                  the backward ones
  *
  * Unknown keys and lines without '=' are ignored, so that later versions
  * can add keys.
@@ -17,6 +21,9 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
+
+#include "oracle/problem.h"
 
 /* Copies value[0..len) into out[n], blanks at either end dropped, control
  * characters made spaces. */
@@ -51,9 +58,37 @@ static int has_word(const char *list, const char *word, size_t len)
     return 0;
 }
 
+/* The directions a directions= line names (fwd, bwd_d, bwd_w and
+ * benchdnn's five names, any case; unknown words ignored), as bits
+ * IOHW_DIR_*. */
+static unsigned parse_directions(const char *value, size_t len)
+{
+    char list[128];
+    unsigned bits = 0;
+    copy_value(value, len, list, sizeof list);
+    for (const char *w = list; *w != '\0';) {
+        char word[16];
+        size_t k = strcspn(w, " \t,");
+        int32_t dir, bias;
+        if (k > 0 && k < sizeof word) {
+            memcpy(word, w, k);
+            word[k] = '\0';
+            if (strcasecmp(word, "fwd") == 0)
+                bits |= 1u << IOHW_DIR_FWD;
+            else if (iohw_direction_parse(word, &dir, &bias) == 0)
+                bits |= 1u << dir;
+        }
+        w += k;
+        while (*w == ' ' || *w == '\t' || *w == ',')
+            w++;
+    }
+    return bits;
+}
+
 void iohw__exec_about_parse(const char *text, exec_about *a)
 {
     memset(a, 0, sizeof *a);
+    a->directions = 1u << IOHW_DIR_FWD;
     for (const char *line = text; line != NULL && *line != '\0';) {
         const char *end = strchr(line, '\n');
         size_t len = end != NULL ? (size_t)(end - line) : strlen(line);
@@ -75,6 +110,8 @@ void iohw__exec_about_parse(const char *text, exec_about *a)
                 char v[16];
                 copy_value(eq + 1, vlen, v, sizeof v);
                 a->quantized = strcmp(v, "1") == 0;
+            } else if (strcmp(key, "directions") == 0) {
+                a->directions = parse_directions(eq + 1, vlen);
             } else if (strcmp(key, "protocols") == 0) {
                 char list[64];
                 copy_value(eq + 1, vlen, list, sizeof list);

@@ -3,17 +3,21 @@
  * (docs/EXEC_PROTOCOL.md).
  *
  * IN.h5 is an ordinary case file (cases/case.h writer, schema 1) holding one
- * case, EXEC_CASE_ID: every attribute of the problem, x, w and bias; fill
+ * case, EXEC_CASE_ID: every attribute of the problem (the direction among
+ * them), the inputs of its direction (forward x, w and bias; BWD_D dy and
+ * w; BWD_W x and dy: specification section 13); fill
  * "user", seed 0, the descriptor and tags derived from the problem,
  * terms_max.  The writer insists on complete cases, so y, y_f64 and
- * err_bound are there too, as placeholders full of NaN: a program reads
+ * err_bound (dx, dx_f64, dx_err_bound; dw ... db_err_bound in a backward
+ * case) are there too, as placeholders full of NaN: a program reads
  * exactly what `iohw oracle` reads (IOHW_READ_USER) and ignores them.  A
  * quantized case (specification section 11.4) carries the quantization
  * attributes, the requant datasets (s_w, or multiplier and shift) and a y
  * of zeros, with no y_f64 or err_bound.
  *
  * OUT.h5 holds the answer: a root attribute `unsupported` (a string, the
- * reason), or the result y as a root dataset /y, or as /cases/<id>/y (a
+ * reason), or the result y (dx; dw and db) as a root dataset /y, or as
+ * /cases/<id>/y (a
  * case file, such as `iohw oracle IN.h5 -o OUT.h5` writes; <id> is the
  * case's id, or any id when /cases holds one case).  y
  * has the case's y shape (data layout order, C = C_out) and the stored
@@ -58,12 +62,13 @@ static void *placeholder_requant(const iohw_problem *p, int *failed)
     return r;
 }
 
-/* The output placeholders: y (NaN, or zeros in a quantized case), y_f64
- * and err_bound (NaN; none in a quantized case).  0, or -1 when memory
+/* The output placeholders: the direction's output (y, dx, or dw and db;
+ * NaN, or zeros in a quantized case), its f64 values and bounds (NaN; none
+ * in a quantized case).  0, or -1 when memory
  * runs out. */
 static int placeholders(const iohw_problem *p, iohw_case *c)
 {
-    const int64_t ny = iohw_problem_y_count(p);
+    const int64_t ny = iohw_problem_out_count(p);
     const size_t ey = iohw_dtype_size(iohw_problem_y_dtype(p));
     if (iohw_problem_is_quant(p))
         return (c->y = calloc((size_t)ny, ey)) != NULL ? 0 : -1;
@@ -80,15 +85,57 @@ static int placeholders(const iohw_problem *p, iohw_case *c)
     return 0;
 }
 
-int iohw__exec_write_input(const char *path, const iohw_problem *p,
-                           const void *x, const void *w, const void *bias,
-                           const void *requant, iohw_error *err)
+/* The case's inputs from the caller's in0, in1 and bias, by direction
+ * (specification section 13): forward x, w, bias; BWD_D dy, w; BWD_W x,
+ * dy. */
+static void set_inputs(iohw_case *c, const void *in0, const void *in1,
+                       const void *bias)
+{
+    void *a = (void *)(uintptr_t)in0, *b = (void *)(uintptr_t)in1;
+    if (c->p.direction == IOHW_DIR_BWD_D) {
+        c->dy = a;
+        c->w = b;
+    } else if (c->p.direction == IOHW_DIR_BWD_W) {
+        c->x = a;
+        c->dy = b;
+    } else {
+        c->x = a;
+        c->w = b;
+        c->bias = c->p.has_bias ? (void *)(uintptr_t)bias : NULL;
+    }
+}
+
+/* Zeros for a query's inputs, by direction: in0, in1 and (forward) bias;
+ * -1 when memory runs out. */
+static int query_inputs(const iohw_problem *p, void **in0, void **in1,
+                        void **bias)
 {
     const size_t ex = iohw_dtype_size(p->dtype);
     const size_t ew = iohw_dtype_size(iohw_problem_w_dtype(p));
     const size_t eb = iohw_dtype_size(iohw_problem_bias_dtype(p));
+    int64_t n0 = iohw_problem_x_count(p), n1 = iohw_problem_w_count(p);
+    size_t e1 = ew;
+    if (p->direction == IOHW_DIR_BWD_D)
+        n0 = iohw_problem_dy_count(p);
+    if (p->direction == IOHW_DIR_BWD_W) {
+        n1 = iohw_problem_dy_count(p);
+        e1 = ex;
+    }
+    *in0 = calloc((size_t)n0, ex);
+    *in1 = calloc((size_t)n1, e1);
+    *bias = p->has_bias && !iohw_problem_is_backward(p)
+                ? calloc((size_t)p->out_channels, eb) : NULL;
+    return *in0 == NULL || *in1 == NULL ||
+           (p->has_bias && !iohw_problem_is_backward(p) && *bias == NULL)
+               ? -1 : 0;
+}
+
+int iohw__exec_write_input(const char *path, const iohw_problem *p,
+                           const void *in0, const void *in1, const void *bias,
+                           const void *requant, iohw_error *err)
+{
     char desc[IOHW_DESC_MAX], tags[512];
-    void *zx = NULL, *zw = NULL, *zb = NULL, *zr = NULL;
+    void *z0 = NULL, *z1 = NULL, *zb = NULL, *zr = NULL;
     int failed = 0;
     iohw_case c;
     int rc = -1;
@@ -105,22 +152,19 @@ int iohw__exec_write_input(const char *path, const iohw_problem *p,
     c.descriptor = desc;
     c.tags = tags;
     c.terms_max = iohw_oracle_terms_max(p);
-    if (x == NULL) {
-        zx = calloc((size_t)iohw_problem_x_count(p), ex);
-        zw = calloc((size_t)iohw_problem_w_count(p), ew);
-        zb = p->has_bias ? calloc((size_t)p->out_channels, eb) : NULL;
+    if (in0 == NULL) {
+        failed = query_inputs(p, &z0, &z1, &zb) != 0;
         zr = placeholder_requant(p, &failed);
-        x = zx;
-        w = zw;
+        in0 = z0;
+        in1 = z1;
         bias = zb;
         requant = zr;
     }
-    c.x = (void *)(uintptr_t)x;
-    c.w = (void *)(uintptr_t)w;
-    c.bias = p->has_bias ? (void *)(uintptr_t)bias : NULL;
+    set_inputs(&c, in0, in1, bias);
     c.requant = (void *)(uintptr_t)requant;
-    if (c.terms_max < 0 || x == NULL || w == NULL || failed ||
-        (p->has_bias && bias == NULL) || placeholders(p, &c) != 0) {
+    if (c.terms_max < 0 || failed || in0 == NULL || in1 == NULL ||
+        (p->has_bias && !iohw_problem_is_backward(p) && bias == NULL) ||
+        placeholders(p, &c) != 0) {
         iohw_error_set(err, "out of memory writing %s", path);
         goto done;
     }
@@ -138,8 +182,8 @@ done:
     free(c.y);
     free(c.y_f64);
     free(c.err_bound);
-    free(zx);
-    free(zw);
+    free(z0);
+    free(z1);
     free(zb);
     free(zr);
     return rc;

@@ -138,7 +138,8 @@ function readConvention(rootAttrs, caseAttrs, rank, where) {
   };
 }
 
-// The one case of IN.h5: {problem, x, w, bias, caseId}; x, w and bias are
+// The one case of IN.h5: {problem, x, w, bias, caseId} (a backward case:
+// dy and w, or x and dy; problem.direction 1 or 2); x, w, bias and dy are
 // the raw datasets ({bytes, shape, itemSize}).  Throws an Error naming
 // what is wrong.
 async function readCase(file) {
@@ -164,6 +165,11 @@ async function readCase(file) {
       if (!ds || !ds.metadata) throw new Error(`${where} has no dataset '${n}'`);
       return rawBytes(mod, f, ds);
     };
+    // The direction (specification section 13; absent: forward) names the
+    // inputs: forward x, w, bias; BWD_D dy, w; BWD_W x, dy.
+    p.direction = 'direction' in a ? intOf(attrValue(a, 'direction', where)) : 0;
+    if (p.direction === 1) return { problem: p, dy: data('dy'), w: data('w'), caseId: ids[0] };
+    if (p.direction === 2) return { problem: p, x: data('x'), dy: data('dy'), caseId: ids[0] };
     return { problem: p, x: data('x'), w: data('w'), bias: p.has_bias ? data('bias') : null,
              caseId: ids[0] };
   } finally {
@@ -173,23 +179,29 @@ async function readCase(file) {
 
 // OUT.h5 as a copy of IN.h5 whose /cases/ID/y holds bytes (the case's
 // dtype, its y's shape): the protocol's second form of a result, which
-// needs no dataset type h5wasm cannot create (f16).
-async function writeResult(inFile, outFile, caseId, bytes) {
+// needs no dataset type h5wasm cannot create (f16).  outputs is y's bytes,
+// or {name: bytes} for the datasets of a backward case (dx; dw and db),
+// whose placeholders IN.h5 holds.
+async function writeResult(inFile, outFile, caseId, outputs) {
   const mod = await h5wasm();
+  const named = outputs instanceof Uint8Array ? { y: outputs } : outputs;
   fs.copyFileSync(inFile, outFile);
   const f = new mod.File(outFile, 'a');
   try {
-    const y = f.get(`cases/${caseId}/y`);
-    const want = y.metadata.size * y.metadata.total_size;
-    if (bytes.length !== want) {
-      throw new Error(`the result has ${bytes.length} bytes where the case's y has ${want}`);
-    }
-    const p = mod.Module._malloc(Math.max(want, 1));
-    try {
-      mod.Module.HEAPU8.set(bytes, p);
-      mod.Module.set_dataset_data(f.file_id, y.path, null, null, null, BigInt(p));
-    } finally {
-      mod.Module._free(p);
+    for (const [name, bytes] of Object.entries(named)) {
+      const d = f.get(`cases/${caseId}/${name}`);
+      if (!d || !d.metadata) throw new Error(`the case has no dataset ${name} to write`);
+      const want = d.metadata.size * d.metadata.total_size;
+      if (bytes.length !== want) {
+        throw new Error(`the result has ${bytes.length} bytes where the case's ${name} has ${want}`);
+      }
+      const p = mod.Module._malloc(Math.max(want, 1));
+      try {
+        mod.Module.HEAPU8.set(bytes, p);
+        mod.Module.set_dataset_data(f.file_id, d.path, null, null, null, BigInt(p));
+      } finally {
+        mod.Module._free(p);
+      }
     }
   } finally {
     f.close();

@@ -31,6 +31,11 @@
  * 'valid' as the case asks: tfjs's 'same' puts the odd padding at the end
  * (and at rank 3 shifts the output when the kernel is below the stride:
  * docs/CONFORMANCE.md, C1).
+ * Backward cases (specification section 13; --describe opts in with
+ * directions=fwd bwd_d bwd_w): tf.grads of the same conv2dTranspose call
+ * (tfjs_backward.js); rank 3 is refused, tfjs having no gradient for
+ * conv3dTranspose, and BWD_W on the wasm backend, which has no
+ * Conv2DBackpropFilter kernel.
  * Refused (UNSUPPORTED, with the reason): dtypes other than f32 (tfjs has
  * no f64, f16 or bf16 tensors), rank 1 (no conv1dTranspose), groups and
  * dilation (neither op has them), output_padding >= stride (tfjs derives
@@ -48,6 +53,7 @@
 'use strict';
 
 const io = require('./exec_io.js');
+const backward = require('./tfjs_backward.js');
 
 const SPATIAL = { 1: 'W', 2: 'HW', 3: 'DHW' };
 
@@ -100,6 +106,7 @@ function describe() {
         'version=tfjs ' + core + ' ' + WHICH + (be === core ? '' : ' ' + be) +
         ', node ' + process.versions.node + '\n' +
         'protocols=1 2\n' +
+        'directions=fwd bwd_d bwd_w\n' +
         'data_layouts=NWC NHWC NDHWC\n' +
         'weight_layouts=WOI HWOI DHWOI\n';
 }
@@ -140,6 +147,12 @@ function refusal(p) {
     const why = padRefusal(p, op);
     if (why !== null)
         return why;
+    if (p.direction && R === 3)
+        return 'tfjs has no gradient for conv3dTranspose (tfjs-core ' +
+            'defines none for Conv3DBackpropInputV2)';
+    if (p.direction === 2 && WHICH === 'wasm')
+        return 'tfjs-backend-wasm has no Conv2DBackpropFilter kernel (the ' +
+            'filter gradient of conv2dTranspose)';
     const sp = SPATIAL[R];
     if (p.data_layout !== 'N' + sp + 'C' || p.weight_layout !== sp + 'OI')
         return 'tfjs\'s ' + op + ' takes N' + sp + 'C data and a ' + sp +
@@ -204,10 +217,13 @@ function tensorOf(tf, data) {
     return tf.tensor(f32, data.shape, 'float32');
 }
 
-/* y's bytes, in the case's data layout (NHWC / NDHWC). */
+/* y's bytes, in the case's data layout (NHWC / NDHWC); a backward case's
+ * outputs (backward.js). */
 async function run(c) {
     const tf = await tfjs();
     const p = c.problem;
+    if (p.direction)
+        return backward.run(tf, c, padArgument(p), tensorOf);
     const outShape = [p.batch].concat(p.out_size, [p.out_channels]);
     const pad = padArgument(p);
     checkInputSize(p, pad);

@@ -31,6 +31,11 @@ max(stride, dilation); per axis, with p = min(pad_begin, pad_end):
 dtypes: f32 and f64; f16 and bf16 only when this torch computes them on
 the CPU (asked with a tiny problem in the --supports query).
 
+Backward cases (specification section 13; --describe opts in with
+directions=fwd bwd_d bwd_w) are computed by torch_backward.py beside this
+file with torch.autograd through the same conv_transpose call: OUT.h5 gets
+dx, or dw and (with bias) db, in the case's layouts.
+
 Quantized cases (s8 and u8 x, the specification section 11; --describe
 says quantized=1): every one is claimed and computed without torch, by
 quant_plain.py beside this file, a plain numpy implementation of the
@@ -89,6 +94,7 @@ def read_case(path):
     a = g.attrs
     rank = int(a["rank"])
     prob = {
+        "direction": int(a["direction"]) if "direction" in a else 0,
         "rank": rank,
         "groups": int(a["groups"]),
         "in_channels": int(a["in_channels"]),
@@ -161,20 +167,24 @@ def check_shape(full, prob, n, padding, output_padding):
             ",".join(str(v) for v in got), ",".join(str(v) for v in want)))
 
 
-def dtype_computed(name):
-    """None when torch computes conv_transpose in this dtype (or
-    quant_plain.py a quantized case), else why."""
+def dtype_computed(name, direction=0):
+    """None when torch computes conv_transpose in this dtype and direction
+    (or quant_plain.py a quantized case), else why."""
     if name in ("f32", "f64", "s8", "u8"):
         return None
     torch = import_torch()
     import torch.nn.functional as F
     dt = torch_dtype(torch, name)
     try:
-        F.conv_transpose1d(torch.ones((1, 1, 2), dtype=dt),
-                           torch.ones((1, 1, 2), dtype=dt))
+        x = torch.ones((1, 1, 2), dtype=dt, requires_grad=direction != 0)
+        w = torch.ones((1, 1, 2), dtype=dt, requires_grad=direction != 0)
+        y = F.conv_transpose1d(x, w)
+        if direction != 0:
+            torch.autograd.grad(y, [x, w], torch.ones_like(y))
     except Exception as e:  # torch raises RuntimeError; report any
-        return "torch %s does not compute %s: %s" % (
-            torch.__version__, name, str(e).splitlines()[0])
+        return "torch %s does not compute %s%s: %s" % (
+            torch.__version__, name, " backward" if direction else "",
+            str(e).splitlines()[0])
     return None
 
 
@@ -224,7 +234,27 @@ def compute_quant(prob, g):
     return to_data_layout(np, prob, y)
 
 
+def torch_padding(prob):
+    """Symmetric padding, an output_padding torch accepts and where y
+    starts in torch's output, per axis (see the top)."""
+    P, A, start = [], [], []
+    for a in range(prob["rank"]):
+        pb, pe = prob["pad_begin"][a], prob["pad_end"][a]
+        s, d = prob["stride"][a], prob["dilation"][a]
+        p = min(pb, pe)
+        op = max(0, prob["output_padding"][a] - (pe - p))
+        if op >= max(s, d):
+            p, op = 0, 0
+        P.append(p)
+        A.append(op)
+        start.append(pb - p)
+    return P, A, start
+
+
 def compute(prob, g):
+    if prob["direction"] != 0:
+        import torch_backward
+        return torch_backward.compute(prob, g, import_torch())
     if "quant" in prob:
         return compute_quant(prob, g)
     import numpy as np
@@ -240,18 +270,7 @@ def compute(prob, g):
     tw = to_torch(torch, np, w, dt)
     tb = to_torch(torch, np, g["bias"][()], dt) if prob["has_bias"] else None
 
-    # Symmetric padding and an output_padding torch accepts, per axis.
-    P, A, start = [], [], []
-    for a in range(R):
-        pb, pe = prob["pad_begin"][a], prob["pad_end"][a]
-        s, d = prob["stride"][a], prob["dilation"][a]
-        p = min(pb, pe)
-        op = max(0, prob["output_padding"][a] - (pe - p))
-        if op >= max(s, d):
-            p, op = 0, 0
-        P.append(p)
-        A.append(op)
-        start.append(pb - p)
+    P, A, start = torch_padding(prob)
     conv = {1: F.conv_transpose1d, 2: F.conv_transpose2d,
             3: F.conv_transpose3d}[R]
     full = conv(tx, tw, tb, stride=prob["stride"], padding=P,
@@ -310,7 +329,8 @@ def describe():
         v = "torch " + version("torch")
     except Exception:  # no metadata: ask torch itself
         v = "torch " + import_torch().__version__
-    return "name=torch_backend.py\nversion=%s\nprotocols=1 2\nquantized=1\n" % v
+    return ("name=torch_backend.py\nversion=%s\nprotocols=1 2\nquantized=1\n"
+            "directions=fwd bwd_d bwd_w\n" % v)
 
 
 def read_message(f):
@@ -359,7 +379,7 @@ def serve_case(query, in_path, out_path):
     if query:
         prob, g, f = read_case(in_path)
         f.close()
-        why = dtype_computed(prob["dtype"])
+        why = dtype_computed(prob["dtype"], prob["direction"])
         return "ok" if why is None else "unsupported\n" + why
     answer(False, in_path, out_path)
     return "ok"
@@ -377,7 +397,7 @@ def answer(query, in_path, out_path):
     prob, g, f = read_case(in_path)
     try:
         if query:
-            why = dtype_computed(prob["dtype"])
+            why = dtype_computed(prob["dtype"], prob["direction"])
             with h5py.File(out_path, "w") as out:
                 if why is not None:
                     out.attrs["unsupported"] = why
@@ -385,10 +405,12 @@ def answer(query, in_path, out_path):
         y = compute(prob, g)
     finally:
         f.close()
+    outputs = y if isinstance(y, list) else [("y", y)]
     with h5py.File(out_path, "w") as out:
-        d = out.create_dataset("y", data=y)
-        if prob["dtype"] == "bf16":
-            d.attrs["encoding"] = "bf16"
+        for name, v in outputs:
+            d = out.create_dataset(name, data=v)
+            if prob["dtype"] == "bf16":
+                d.attrs["encoding"] = "bf16"
 
 
 if __name__ == "__main__":
