@@ -114,6 +114,15 @@ at::Tensor grad_full(const iohw_problem *p, const plan &q, const void *dy,
     return dF;
 }
 
+/* 1 when y lies inside torch's output F on every axis. */
+bool whole(const iohw_problem *p, const plan &q)
+{
+    for (unsigned a = 0; a < p->rank; a++)
+        if (q.count[a] != p->out_size[a])
+            return false;
+    return true;
+}
+
 /* w's semantic shape [C_in][Mg][K...]. */
 std::vector<int64_t> weight_sizes(const iohw_problem *p)
 {
@@ -195,7 +204,21 @@ void iohw__torch_bwd_weights(const iohw_problem *p, const void *x,
     tdw.copy_(std::get<1>(g).reshape(tdw.sizes()));
     if (p->has_bias) {
         expect_sizes("db", std::get<2>(g), bias_sizes);
-        at::from_blob(db, {p->out_channels}, opt).copy_(std::get<2>(g));
+        at::Tensor tdb = at::from_blob(db, {p->out_channels}, opt);
+        if (whole(p, q)) {
+            tdb.copy_(std::get<2>(g));
+        } else {
+            /* Beyond torch's limit y has positions outside F, which the
+             * forward fills with the bias itself: their dy reaches db
+             * only, so db sums all of dy (specification section 13). */
+            iohw_layout_map ym;
+            if (iohw_layout_data_map(p, 1, &ym, &err) != 0)
+                throw std::runtime_error(err.msg);
+            std::vector<int64_t> dims{0};
+            for (int a = 0; a < R; a++)
+                dims.push_back(2 + a);
+            tdb.copy_(bwd_view(dy, ym, 0, 2 + R, st).sum(dims));
+        }
     }
 }
 
