@@ -43,6 +43,7 @@ void iohw_case_free(iohw_case *c)
     free(c->y_f64);
     free(c->err_bound);
     free(c->requant);
+    free(c->dy);
     memset(c, 0, sizeof *c);
 }
 

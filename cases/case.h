@@ -96,8 +96,9 @@ const char *iohw_case_file_id(const iohw_case_file *f, int i);
 /* What iohw_case_file_read loads. */
 enum {
     IOHW_READ_ATTRS = 0,       /* attributes only, no tensors */
-    IOHW_READ_INPUTS = 1,      /* x, w, bias */
-    IOHW_READ_OUTPUTS = 2,     /* y, y_f64, err_bound */
+    IOHW_READ_INPUTS = 1,      /* x, w, bias (backward: dy and x or w) */
+    IOHW_READ_OUTPUTS = 2,     /* y, y_f64, err_bound (backward: the
+                                  direction's output, dx or dw and db) */
     IOHW_READ_ALL = 3,
     IOHW_READ_USER = 4         /* a user-supplied case for `iohw oracle`:
                                   out_size, terms_max, fill, seed, tags,

@@ -9,6 +9,7 @@
 #include <hdf5.h>
 
 #include "cases/case.h"
+#include "oracle/layout.h"
 
 struct iohw_case_file {
     hid_t file;       /* the HDF5 file */
@@ -62,5 +63,65 @@ int iohw__case_write_quant_attrs(hid_t g, const iohw_problem *p,
                                  iohw_error *err);
 int iohw__case_read_quant_attrs(hid_t g, iohw_problem *p, iohw_error *err);
 int iohw__case_check_requant(const iohw_case *c, iohw_error *err);
+
+/* --- the datasets a reader expects (case_read.c, case_backward.c) ------- */
+
+
+/* The datasets of a case, in the order they are checked: the inputs (x,
+ * w, bias, dy, and a quantized case's requant values: s_w, or multiplier
+ * and shift), then the outputs (y in the case dtype, y_f64 and err_bound
+ * in f64; a quantized case has neither of the last two), then a BWD_W
+ * case's db, db_f64, db_err_bound, then the names a backward case must
+ * not hold (y, y_f64, err_bound).  A backward case names the DS_Y slots
+ * after its output: dx... or dw... (specification section 13). */
+enum { DS_X, DS_W, DS_BIAS, DS_DY, DS_REQ_A, DS_REQ_B, DS_Y, DS_Y_F64,
+       DS_ERR_BOUND, DS_DB, DS_DB_F64, DS_DB_ERR_BOUND, DS_BAN_Y,
+       DS_BAN_Y_F64, DS_BAN_ERR_BOUND, NDATASETS };
+#define IS_INPUT(i) ((i) < DS_Y)
+
+/* One dataset of a case and what is expected of it. */
+typedef struct ds_spec {
+    const char *name;           /* NULL: no such dataset in this case */
+    iohw_dtype dt;              /* stored type */
+    char who[40];               /* who needs the type, for messages */
+    char needs[96];             /* who needs the shape, for messages */
+    int ndim;
+    int64_t shape[IOHW_LAYOUT_MAX_DIMS];
+    int64_t count;
+    int required;
+    int forbidden;              /* must be absent; why says so */
+    const char *why;            /* "in a quantized case (its y is exact)" */
+    int load;
+    int present;
+    void **dst;
+} ds_spec;
+
+/* A backward case's plan (case_backward.c): rewrites the forward plan ds
+ * of c's validated problem for its direction; tail[3] receive db, db_f64
+ * and db_err_bound when loaded. */
+int iohw__case_plan_backward(const iohw_case *c, ds_spec *ds, void **tail,
+                             iohw_error *err);
+
+/* Appends the loaded tail (db, db_f64, db_err_bound) to the case's y, y_f64,
+ * err_bound (dw then db); frees tail.  Checks db_err_bound's signs first. */
+int iohw__case_join_backward(const ds_spec *ds, void **tail,
+                             iohw_error *err);
+
+/* The attribute 'direction' (absent = 0): read into p->direction and
+ * checked to be a known direction; written only when p's is not 0. */
+int iohw__case_read_direction(hid_t g, iohw_problem *p, iohw_error *err);
+int iohw__case_write_direction(hid_t g, const iohw_problem *p,
+                               iohw_error *err);
+
+/* The writer's checks of a backward case's tensors (the direction's inputs
+ * set, nothing else; its outputs, err_bound's signs over out_count), and
+ * its datasets. */
+int iohw__case_check_backward(const iohw_case *c, iohw_error *err);
+int iohw__case_write_backward(hid_t g, const iohw_case *c, iohw_error *err);
+
+/* Writes one dataset (case_write.c): extents shape, stored type dt. */
+int iohw__case_write_dataset(hid_t g, const char *name, iohw_dtype dt,
+                             int ndim, const int64_t *shape, const void *buf,
+                             iohw_error *err);
 
 #endif

@@ -22,7 +22,10 @@
  * (IOHW_READ_ATTRS) checks the datasets but loads none.
  *
  * What `what` loads: IOHW_READ_INPUTS x, w, bias; IOHW_READ_OUTPUTS y,
- * y_f64, err_bound.  IOHW_READ_USER reads a user-supplied case: it loads the
+ * y_f64, err_bound.  A backward case (attribute 'direction', specification
+ * section 13; case_backward.c) has its direction's inputs (BWD_D dy, w;
+ * BWD_W x, dy) and outputs (dx...; dw... and with a bias db..., joined
+ * into y, y_f64, err_bound).  IOHW_READ_USER reads a user-supplied case: it loads the
  * inputs as well, and out_size (computed when absent), fill ("user"), seed
  * (0), tags and descriptor (""), terms_max (0) and the outputs may be
  * absent; whatever is present is still checked, and outputs are loaded
@@ -41,15 +44,6 @@
 #include "oracle/problem.h"
 #include "oracle/quant_problem.h"
 
-/* The datasets of a case, in the order they are checked: the inputs (x,
- * w, bias, and a quantized case's requant values: s_w, or multiplier and
- * shift), then the outputs (y in the case dtype, y_f64 and err_bound in
- * f64; a quantized case has neither of the last two). */
-enum { DS_X, DS_W, DS_BIAS, DS_REQ_A, DS_REQ_B, DS_Y, DS_Y_F64, DS_ERR_BOUND,
-       NDATASETS };
-#define IS_INPUT(i) ((i) < DS_Y)
-#define IN_CASE_DTYPE(i) ((i) < DS_Y_F64 && (i) != DS_REQ_A && (i) != DS_REQ_B)
-
 /* The attributes that describe a case beyond its problem (step 3). */
 enum { META_FILL, META_SEED, META_TAGS, META_DESCRIPTOR, META_TERMS_MAX, NMETA };
 
@@ -58,22 +52,6 @@ enum { META_FILL, META_SEED, META_TAGS, META_DESCRIPTOR, META_TERMS_MAX, NMETA }
 #define SHORT_STRING_MAX 15
 /* Longest value of a bf16 dataset's attribute 'encoding' read. */
 #define ENCODING_MAX 64
-
-/* One dataset of a case and what is expected of it. */
-typedef struct ds_spec {
-    const char *name;
-    iohw_dtype dt;              /* stored type */
-    char who[40];               /* who needs the type, for messages */
-    char needs[96];             /* who needs the shape, for messages */
-    int ndim;
-    int64_t shape[IOHW_LAYOUT_MAX_DIMS];
-    int64_t count;
-    int required;
-    int forbidden;              /* must be absent (quantized: y_f64, err_bound) */
-    int load;
-    int present;
-    void **dst;
-} ds_spec;
 
 /* --- attributes ------------------------------------------------------------ */
 
@@ -159,7 +137,8 @@ static int read_problem(hid_t g, int user, iohw_problem *p, iohw_error *err)
         for (int a = 0; a < R; a++)
             p->out_size[a] = iohw_problem_out_axis(p, a);
     }
-    if (iohw__case_read_quant_attrs(g, p, err) != 0)
+    if (iohw__case_read_quant_attrs(g, p, err) != 0 ||
+        iohw__case_read_direction(g, p, err) != 0)
         return -1;
     if (iohw_problem_validate(p, err) != 0)
         return iohw_error_prefix(err, "invalid problem");
@@ -275,17 +254,38 @@ static void plan_quant(const iohw_problem *p, ds_spec *ds)
     for (int i = DS_Y_F64; i <= DS_ERR_BOUND; i++) {
         ds[i].required = 0;
         ds[i].forbidden = 1;
+        ds[i].why = "in a quantized case (its y is exact)";
     }
 }
 
-/* The expected datasets of a validated problem. */
+/* One planned dataset of map m's shape. */
+static void plan_one(ds_spec *s, const char *name, void **dst, iohw_dtype dt,
+                     const iohw_layout_map *m, int input, int in_case_dtype,
+                     int user, unsigned what)
+{
+    s->name = name;
+    s->dst = dst;
+    s->dt = dt;
+    s->ndim = m->ndim;
+    memcpy(s->shape, m->shape, sizeof m->shape);
+    s->count = m->count;
+    s->required = input || !user;
+    s->load = input ? (what & IOHW_READ_INPUTS) != 0 || user
+                    : (what & IOHW_READ_OUTPUTS) != 0;
+    if (in_case_dtype)
+        snprintf(s->who, sizeof s->who, "the case dtype %s",
+                 iohw_dtype_name(dt));
+    else
+        snprintf(s->who, sizeof s->who, "this dataset");
+}
+
+/* The expected datasets of a validated problem: a forward case's, then
+ * rewritten for a backward one (case_backward.c). */
 static int plan_datasets(iohw_case *c, unsigned what, ds_spec *ds,
-                         iohw_error *err)
+                         void **tail, iohw_error *err)
 {
     const iohw_problem *p = &c->p;
     const int user = (what & IOHW_READ_USER) != 0;
-    const int load_in = (what & IOHW_READ_INPUTS) != 0 || user;
-    const int load_out = (what & IOHW_READ_OUTPUTS) != 0;
     iohw_layout_map xm, wm, ym;
     if (iohw_layout_data_map(p, 0, &xm, err) != 0 ||
         iohw_layout_weight_map(p, &wm, err) != 0 ||
@@ -293,38 +293,24 @@ static int plan_datasets(iohw_case *c, unsigned what, ds_spec *ds,
         return -1;
 
     memset(ds, 0, NDATASETS * sizeof *ds);
-    const char *names[NDATASETS] = {
-        [DS_X] = "x", [DS_W] = "w", [DS_BIAS] = "bias",
-        [DS_Y] = "y", [DS_Y_F64] = "y_f64", [DS_ERR_BOUND] = "err_bound"};
-    void **dsts[NDATASETS] = {
-        [DS_X] = &c->x, [DS_W] = &c->w, [DS_BIAS] = &c->bias, [DS_Y] = &c->y,
-        [DS_Y_F64] = (void **)&c->y_f64, [DS_ERR_BOUND] = (void **)&c->err_bound,
-        [DS_REQ_A] = &c->requant};
-    const iohw_dtype types[NDATASETS] = {
-        [DS_X] = p->dtype, [DS_W] = iohw_problem_w_dtype(p),
-        [DS_BIAS] = iohw_problem_bias_dtype(p), [DS_Y] = iohw_problem_y_dtype(p),
-        [DS_Y_F64] = IOHW_F64, [DS_ERR_BOUND] = IOHW_F64};
-    for (int i = 0; i < NDATASETS; i++) {
-        const iohw_layout_map *m = i == DS_X ? &xm : i == DS_W ? &wm : &ym;
-        ds[i].name = names[i];
-        ds[i].dst = dsts[i];
-        ds[i].dt = types[i];
-        ds[i].ndim = m->ndim;
-        memcpy(ds[i].shape, m->shape, sizeof m->shape);
-        ds[i].count = m->count;
-        ds[i].required = IS_INPUT(i) || !user;
-        ds[i].load = IS_INPUT(i) ? load_in : load_out;
-        if (IN_CASE_DTYPE(i))
-            snprintf(ds[i].who, sizeof ds[i].who, "the case dtype %s",
-                     iohw_dtype_name(types[i]));
-        else
-            snprintf(ds[i].who, sizeof ds[i].who, "this dataset");
-    }
+    plan_one(&ds[DS_X], "x", &c->x, p->dtype, &xm, 1, 1, user, what);
+    plan_one(&ds[DS_W], "w", &c->w, iohw_problem_w_dtype(p), &wm, 1, 1, user,
+             what);
+    plan_one(&ds[DS_BIAS], "bias", &c->bias, iohw_problem_bias_dtype(p), &ym,
+             1, 1, user, what);
+    plan_one(&ds[DS_REQ_A], NULL, &c->requant, IOHW_F32, &ym, 1, 0, user, what);
+    plan_one(&ds[DS_REQ_B], NULL, NULL, IOHW_S32, &ym, 1, 0, user, what);
+    plan_one(&ds[DS_Y], "y", &c->y, iohw_problem_y_dtype(p), &ym, 0, 1, user,
+             what);
+    plan_one(&ds[DS_Y_F64], "y_f64", (void **)&c->y_f64, IOHW_F64, &ym, 0, 0,
+             user, what);
+    plan_one(&ds[DS_ERR_BOUND], "err_bound", (void **)&c->err_bound, IOHW_F64,
+             &ym, 0, 0, user, what);
     snprintf(ds[DS_X].needs, sizeof ds[DS_X].needs, "the data layout '%s'",
              p->data_layout);
     snprintf(ds[DS_W].needs, sizeof ds[DS_W].needs, "the weight layout '%s'",
              p->weight_layout);
-    for (int i = DS_Y; i < NDATASETS; i++)
+    for (int i = DS_Y; i <= DS_ERR_BOUND; i++)
         snprintf(ds[i].needs, sizeof ds[i].needs, "the data layout '%s' with "
                  "C = out_channels", p->data_layout);
     /* bias: [C_out], only with has_bias. */
@@ -333,9 +319,18 @@ static int plan_datasets(iohw_case *c, unsigned what, ds_spec *ds,
     b->shape[0] = p->out_channels;
     b->count = p->out_channels;
     b->required = p->has_bias;
+    b->forbidden = !p->has_bias;
+    b->why = "but has_bias is 0";
     snprintf(b->needs, sizeof b->needs, "out_channels = %lld",
              (long long)p->out_channels);
+    /* dy: an input of the backward directions only (section 13). */
+    ds[DS_DY].name = "dy";
+    ds[DS_DY].forbidden = 1;
+    ds[DS_DY].why = "in a forward case (dy is an input of the backward "
+                    "directions; the case has no attribute 'direction')";
     plan_quant(p, ds);
+    if (iohw_problem_is_backward(p))
+        return iohw__case_plan_backward(c, ds, tail, err);
     return 0;
 }
 
@@ -501,17 +496,38 @@ static int join_requant(iohw_case *c, void *shift, int64_t n, iohw_error *err)
     return 0;
 }
 
+/* Frees what a failed read loaded beyond the case: the fixed form's shift
+ * and a BWD_W case's db, db_f64, db_err_bound. */
+static void drop_loaded(void *shift, void **tail)
+{
+    free(shift);
+    for (int i = 0; i < 3; i++)
+        free(tail[i]);
+}
+
 /* Steps 4 and 5. */
 static int read_datasets(hid_t g, unsigned what, iohw_case *c,
                          int *confirmed, iohw_error *err)
 {
     ds_spec ds[NDATASETS];
     void *shift = NULL;
-    if (plan_datasets(c, what, ds, err) != 0)
+    void *tail[3] = {NULL, NULL, NULL};
+    if (plan_datasets(c, what, ds, tail, err) != 0)
         return -1;
     ds[DS_REQ_B].dst = &shift;
 
-    /* Check every dataset before loading any. */
+    /* A dataset the case must not hold is named first (a backward case
+     * whose attribute 'direction' was lost holds dy), then every dataset
+     * is checked before any is loaded. */
+    for (int i = 0; i < NDATASETS; i++) {
+        if (ds[i].name == NULL || !ds[i].forbidden)
+            continue;
+        int has = iohw__h5_has_link(g, ds[i].name, err);
+        if (has != 0)
+            return has < 0 ? -1
+                           : iohw_error_set(err, "dataset '%s' is present %s",
+                                            ds[i].name, ds[i].why);
+    }
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < NDATASETS; i++) {
             ds_spec *s = &ds[i];
@@ -524,13 +540,6 @@ static int read_datasets(hid_t g, unsigned what, iohw_case *c,
                 if (!has && s->required)
                     return iohw_error_set(err, "dataset '%s' is missing",
                                           s->name);
-                if (has && i == DS_BIAS && !c->p.has_bias)
-                    return iohw_error_set(err, "dataset 'bias' is present "
-                                          "but has_bias is 0");
-                if (has && s->forbidden)
-                    return iohw_error_set(err, "dataset '%s' is present in a "
-                                          "quantized case (its y is exact)",
-                                          s->name);
                 s->present = has;
             }
             if (!s->present || (pass == 1 && !s->load))
@@ -539,27 +548,35 @@ static int read_datasets(hid_t g, unsigned what, iohw_case *c,
                 watch_fn(watch_ctx, s->name);
             hid_t d = iohw__h5_open_child(g, s->name, H5I_DATASET, err);
             if (d < 0) {
-                free(shift);
+                drop_loaded(shift, tail);
                 return -1;
             }
             int rc = pass == 0 ? check_dataset(d, s, err)
                                : load_dataset(d, s, err);
             H5Dclose(d);
             if (rc != 0) {
-                free(shift);
+                drop_loaded(shift, tail);
                 return name_first(err, s->name);
             }
             if (!IS_INPUT(i))
                 *confirmed = 1;  /* an output's size is backed by the file */
         }
     }
+    char eb_name[64];
+    snprintf(eb_name, sizeof eb_name, "dataset '%s'", ds[DS_ERR_BOUND].name);
+    if (c->err_bound != NULL &&
+        iohw__case_check_err_bound(eb_name, c->err_bound,
+                                   ds[DS_ERR_BOUND].count, err) != 0) {
+        drop_loaded(shift, tail);
+        return -1;
+    }
+    if (iohw__case_join_backward(ds, tail, err) != 0) {
+        free(shift);
+        return -1;
+    }
     if (join_requant(c, shift, ds[DS_REQ_A].count, err) != 0)
         return -1;
     if (c->requant != NULL && iohw__case_check_requant(c, err) != 0)
-        return -1;
-    if (c->err_bound != NULL &&
-        iohw__case_check_err_bound("dataset 'err_bound'", c->err_bound,
-                                   ds[DS_ERR_BOUND].count, err) != 0)
         return -1;
     return 0;
 }

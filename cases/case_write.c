@@ -6,7 +6,9 @@
  *   /                 attribute iohw_schema = 1 (int32)
  *   /cases/<id>       one group per case, attributes in the order of the
  *                     specification's table, then the datasets x, w,
- *                     [bias], y, y_f64, err_bound
+ *                     [bias], y, y_f64, err_bound (a backward case:
+ *                     attribute direction last, then its direction's
+ *                     datasets, case_backward.c)
  *
  * Determinism: the same cases written in the same order give the same bytes.
  * No object records times (H5Pset_obj_track_times off on the file, every
@@ -169,6 +171,11 @@ static int check_case(const iohw_case *c, iohw_error *err)
     if (c->descriptor != NULL &&
         check_text("descriptor", c->descriptor, err) != 0)
         return -1;
+    if (iohw_problem_is_backward(p))
+        return iohw__case_check_backward(c, err);  /* case_backward.c */
+    if (c->dy != NULL)
+        return iohw_error_set(err, "dy is set in a forward case (dy is an "
+                              "input of the backward directions)");
     if (c->x == NULL || c->w == NULL)
         return iohw_error_set(err, "%s is NULL", c->x == NULL ? "x" : "w");
     if (p->has_bias && c->bias == NULL)
@@ -230,9 +237,9 @@ static int deflate_pays(const void *buf, int64_t bytes, size_t esize)
 
 /* Writes one dataset of ndim extents `shape` holding buf (stored type dt;
  * bf16 datasets get their encoding attribute). */
-static int write_dataset(hid_t g, const char *name, iohw_dtype dt, int ndim,
-                         const int64_t *shape, const void *buf,
-                         iohw_error *err)
+int iohw__case_write_dataset(hid_t g, const char *name, iohw_dtype dt,
+                             int ndim, const int64_t *shape, const void *buf,
+                             iohw_error *err)
 {
     hsize_t dims[IOHW_LAYOUT_MAX_DIMS], chunk[IOHW_LAYOUT_MAX_DIMS];
     const size_t esize = iohw_dtype_size(dt);
@@ -333,9 +340,10 @@ static int write_attrs(hid_t g, const iohw_case *c, iohw_error *err)
                               c->descriptor ? c->descriptor : "", err) ||
         iohw__h5_write_i64(g, "terms_max", c->terms_max, err) != 0)
         return -1;
-    if (iohw__case_write_quant_attrs(g, p, err) != 0)
+    if (iohw__case_write_quant_attrs(g, p, err) != 0 ||
+        iohw__case_conv_write(g, p, err) != 0)
         return -1;
-    return iohw__case_conv_write(g, p, err);
+    return iohw__case_write_direction(g, p, err);
 }
 
 /* A quantized case's requant values: s_w[n], or multiplier[n] and
@@ -346,10 +354,10 @@ static int write_requant(hid_t g, const iohw_case *c, iohw_error *err)
     if (n[0] == 0)
         return 0;
     if (c->p.m_form == IOHW_QM_SCALES)
-        return write_dataset(g, "s_w", IOHW_F32, 1, n, c->requant, err);
+        return iohw__case_write_dataset(g, "s_w", IOHW_F32, 1, n, c->requant, err);
     const int32_t *mult = c->requant;
-    if (write_dataset(g, "multiplier", IOHW_S32, 1, n, mult, err) != 0 ||
-        write_dataset(g, "shift", IOHW_S32, 1, n, mult + n[0], err) != 0)
+    if (iohw__case_write_dataset(g, "multiplier", IOHW_S32, 1, n, mult, err) != 0 ||
+        iohw__case_write_dataset(g, "shift", IOHW_S32, 1, n, mult + n[0], err) != 0)
         return -1;
     return 0;
 }
@@ -358,29 +366,31 @@ static int write_requant(hid_t g, const iohw_case *c, iohw_error *err)
 static int write_data(hid_t g, const iohw_case *c, iohw_error *err)
 {
     const iohw_problem *p = &c->p;
+    if (iohw_problem_is_backward(p))
+        return iohw__case_write_backward(g, c, err);  /* case_backward.c */
     iohw_layout_map xm, wm, ym;
     if (iohw_layout_data_map(p, 0, &xm, err) != 0 ||
         iohw_layout_weight_map(p, &wm, err) != 0 ||
         iohw_layout_data_map(p, 1, &ym, err) != 0)
         return -1;
     const int64_t bias_shape[1] = {p->out_channels};
-    if (write_dataset(g, "x", p->dtype, xm.ndim, xm.shape, c->x, err) != 0 ||
-        write_dataset(g, "w", iohw_problem_w_dtype(p), wm.ndim, wm.shape, c->w,
+    if (iohw__case_write_dataset(g, "x", p->dtype, xm.ndim, xm.shape, c->x, err) != 0 ||
+        iohw__case_write_dataset(g, "w", iohw_problem_w_dtype(p), wm.ndim, wm.shape, c->w,
                       err) != 0)
         return -1;
     if (p->has_bias &&
-        write_dataset(g, "bias", iohw_problem_bias_dtype(p), 1, bias_shape,
+        iohw__case_write_dataset(g, "bias", iohw_problem_bias_dtype(p), 1, bias_shape,
                       c->bias, err) != 0)
         return -1;
     if (write_requant(g, c, err) != 0 ||
-        write_dataset(g, "y", iohw_problem_y_dtype(p), ym.ndim, ym.shape, c->y,
+        iohw__case_write_dataset(g, "y", iohw_problem_y_dtype(p), ym.ndim, ym.shape, c->y,
                       err) != 0)
         return -1;
     if (iohw_problem_is_quant(p))
         return 0;
-    if (write_dataset(g, "y_f64", IOHW_F64, ym.ndim, ym.shape, c->y_f64,
+    if (iohw__case_write_dataset(g, "y_f64", IOHW_F64, ym.ndim, ym.shape, c->y_f64,
                       err) != 0 ||
-        write_dataset(g, "err_bound", IOHW_F64, ym.ndim, ym.shape,
+        iohw__case_write_dataset(g, "err_bound", IOHW_F64, ym.ndim, ym.shape,
                       c->err_bound, err) != 0)
         return -1;
     return 0;

@@ -1,6 +1,7 @@
 /*
  * cli/cmd_oracle.c - `iohw oracle IN.h5 -o OUT.h5`: completes user-supplied
- * cases (attributes and x, w, bias) with the oracle's outputs.
+ * cases (attributes and x, w, bias; a backward case's dy and x or w) with
+ * the oracle's outputs.
  */
 #include "cli/cli.h"
 
@@ -10,6 +11,8 @@
 
 #include "cases/case.h"
 #include "generators/generators.h"
+#include "oracle/descriptor.h"
+#include "oracle/problem.h"
 #include "sandbox/guard.h"
 #include "oracle/oracle.h"
 
@@ -46,7 +49,10 @@ const char iohw_cli_oracle_help[] =
     "pad_end, output_padding, data_layout, weight_layout, dtype, has_bias\n"
     "(optionally convention, auto_pad and out_shape: a framework convention,\n"
     "section 12, which must resolve to the pads given) and datasets x, w (and\n"
-    "bias) in those layouts.\n"
+    "bias) in those layouts.  A backward case (attribute direction 1 or 2,\n"
+    "section 13) holds dy and w (BWD_D) or x and dy (BWD_W) instead and is\n"
+    "completed with its direction's outputs: dx, dx_f64, dx_err_bound, or\n"
+    "dw, dw_f64, dw_err_bound and, with has_bias, db, db_f64, db_err_bound.\n"
     "\n"
     "Example:\n"
     "  iohw oracle mine.h5 -o mine_complete.h5\n"
@@ -149,6 +155,59 @@ static int parse_args(int argc, char **argv, oracle_args *a)
     return 0;
 }
 
+/* A backward case (specification section 13): the oracle of its
+ * direction on dy and x (BWD_W) or w (BWD_D) fills y, y_f64 and err_bound
+ * (dx, or dw followed by db) and terms_max; a missing fill, descriptor or
+ * tags as iohw_complete_case gives them.  On failure c is left as it was. */
+static int complete_backward(iohw_case *c, int threads, iohw_error *err)
+{
+    char text[IOHW_DESC_MAX];
+    char *descriptor = NULL, *tags = NULL;
+    iohw_problem p = c->p;
+    iohw_oracle_result r = {0};
+    if (iohw_problem_finish(&p, err) != 0)
+        return iohw_error_prefix(err, "case '%s'", c->id);
+    const char *fill = c->fill[0] != '\0' ? c->fill : "user";
+    if ((c->descriptor == NULL || c->descriptor[0] == '\0') &&
+        (iohw_desc_format_problem(&p, fill, c->seed, text, sizeof text) < 0 ||
+         (descriptor = strdup(text)) == NULL))
+        return iohw_error_set(err, "case '%s': no descriptor (longer than %d "
+                              "bytes, or out of memory)", c->id, IOHW_DESC_MAX);
+    if ((c->tags == NULL || c->tags[0] == '\0') &&
+        (iohw_problem_tags(&p, fill, text, sizeof text) < 0 ||
+         (tags = strdup(text)) == NULL)) {
+        free(descriptor);
+        return iohw_error_set(err, "case '%s': no tags (longer than %d bytes, "
+                              "or out of memory)", c->id, IOHW_DESC_MAX);
+    }
+    const iohw_oracle_inputs in = {c->x, c->w, NULL, c->dy};
+    if (iohw_oracle_run_inputs(&p, &in, IOHW_ORACLE_FROM_ENV, threads, &r,
+                               err) != 0) {
+        free(descriptor);
+        free(tags);
+        return iohw_error_prefix(err, "case '%s'", c->id);
+    }
+    c->p = p;
+    free(c->y);
+    free(c->y_f64);
+    free(c->err_bound);
+    c->y = r.y;
+    c->y_f64 = r.y_f64;
+    c->err_bound = r.err_bound;
+    c->terms_max = r.terms_max;
+    if (c->fill[0] == '\0')
+        memcpy(c->fill, "user", 5);
+    if (descriptor != NULL) {
+        free(c->descriptor);
+        c->descriptor = descriptor;
+    }
+    if (tags != NULL) {
+        free(c->tags);
+        c->tags = tags;
+    }
+    return 0;
+}
+
 /* Completes every case of fin into fout; a bad one is reported, counted in
  * *bad and skipped.  0, or -1 when fout itself failed (nothing more can be
  * written). */
@@ -165,7 +224,10 @@ static int complete_cases(const oracle_args *a, iohw_case_file *fin, iohw_case_f
             (*bad)++;
             continue;
         }
-        if (iohw_complete_case(&c, a->threads, &e) != 0) {
+        const int done = iohw_problem_is_backward(&c.p)
+                             ? complete_backward(&c, a->threads, &e)
+                             : iohw_complete_case(&c, a->threads, &e);
+        if (done != 0) {
             iohw_cli_error("oracle: %s: %s", a->in, e.msg);
             iohw_case_free(&c);
             (*bad)++;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cases/case.h"
+#include "cli/show.h"
 #include "sandbox/guard.h"
 #include "oracle/convention.h"
 #include "oracle/dtype.h"
@@ -22,7 +23,7 @@
 #include "oracle/problem.h"
 #include "oracle/quant_problem.h"
 
-#define SHOW_FIRST 8
+#define SHOW_FIRST IOHW__SHOW_FIRST
 
 const char iohw_cli_show_help[] =
     "Usage: iohw show FILE[:CASE_ID] [FILE[:CASE_ID] ...]\n"
@@ -32,6 +33,9 @@ const char iohw_cli_show_help[] =
     "the problem's attributes, the shape and layout of every dataset, terms_max,\n"
     "and for x, w, bias, y, y_f64 and err_bound the first 8 elements (in memory\n"
     "order) with min, max, mean |.| (over finite values) and NaN and Inf counts.\n"
+    "A backward case (specification section 13) gets a line 'direction' and\n"
+    "shows its direction's tensors: dy and w, then dx, dx_f64, dx_err_bound\n"
+    "(BWD_D), or x and dy, then dw..., and db... with a bias (BWD_W).\n"
     "A case without outputs (a user file before 'iohw oracle') is shown\n"
     "without them.\n"
     "\n"
@@ -68,9 +72,8 @@ static void print_axes(const char *name, const int64_t *v, uint32_t rank)
     printf("\n");
 }
 
-/* Prints "name [d0, d1, ...] LAYOUT type". */
-static void print_shape(const char *name, const iohw_layout_map *m,
-                        const char *type)
+void iohw__show_shape(const char *name, const iohw_layout_map *m,
+                      const char *type)
 {
     char dims[128] = "";
     size_t len = 0;
@@ -80,9 +83,8 @@ static void print_shape(const char *name, const iohw_layout_map *m,
     printf("    %-10s [%s]  %s  %s\n", name, dims, m->letters, type);
 }
 
-/* First values and statistics of a tensor of n elements of dt. */
-static void print_values(const char *name, iohw_dtype dt, const void *base,
-                         int64_t n, int digits)
+void iohw__show_values(const char *name, iohw_dtype dt, const void *base,
+                       int64_t n, int digits)
 {
     int64_t nan = 0, inf = 0, finite = 0;
     double lo = INFINITY, hi = -INFINITY, sum_abs = 0.0;
@@ -125,28 +127,28 @@ static void show_quant(const iohw_case *c, const iohw_layout_map *mx,
     const int64_t n = iohw_quant_requant_count(p);
     const int fixed = p->m_form == IOHW_QM_FIXED;
     printf("  datasets\n");
-    print_shape("x", mx, iohw_dtype_name(p->dtype));
-    print_shape("w", mw, iohw_dtype_name(wd));
+    iohw__show_shape("x", mx, iohw_dtype_name(p->dtype));
+    iohw__show_shape("w", mw, iohw_dtype_name(wd));
     if (p->has_bias)
         printf("    %-10s [%lld]  C  s32\n", "bias", (long long)p->out_channels);
     if (n > 0)
         printf("    %-10s [%lld]  %s\n", fixed ? "multiplier" : "s_w", (long long)n,
                fixed ? "s32, and shift [n] s32" : "f32");
     if (has_outputs)
-        print_shape("y", my, iohw_dtype_name(yd));
+        iohw__show_shape("y", my, iohw_dtype_name(yd));
     printf("  values (first %d in memory order; statistics over all)\n", SHOW_FIRST);
-    print_values("x", p->dtype, c->x, mx->count, 9);
-    print_values("w", wd, c->w, mw->count, 9);
+    iohw__show_values("x", p->dtype, c->x, mx->count, 9);
+    iohw__show_values("w", wd, c->w, mw->count, 9);
     if (p->has_bias && c->bias != NULL)
-        print_values("bias", IOHW_S32, c->bias, p->out_channels, 10);
+        iohw__show_values("bias", IOHW_S32, c->bias, p->out_channels, 10);
     if (n > 0 && c->requant != NULL && fixed) {
-        print_values("multiplier", IOHW_S32, c->requant, n, 10);
-        print_values("shift", IOHW_S32, (const int32_t *)c->requant + n, n, 10);
+        iohw__show_values("multiplier", IOHW_S32, c->requant, n, 10);
+        iohw__show_values("shift", IOHW_S32, (const int32_t *)c->requant + n, n, 10);
     } else if (n > 0 && c->requant != NULL) {
-        print_values("s_w", IOHW_F32, c->requant, n, 9);
+        iohw__show_values("s_w", IOHW_F32, c->requant, n, 9);
     }
     if (has_outputs && c->y != NULL)
-        print_values("y", yd, c->y, my->count, 10);
+        iohw__show_values("y", yd, c->y, my->count, 10);
 }
 
 static void show_case(const iohw_case *c, int has_outputs)
@@ -186,6 +188,7 @@ static void show_case(const iohw_case *c, int has_outputs)
     printf("  %-15s%s (x, y)   weight %s\n", "layouts", p->data_layout, p->weight_layout);
     printf("  %-15s%s\n", "dtype", tname);
     printf("  %-15s%s\n", "bias", p->has_bias ? "yes" : "no");
+    iohw__show_direction(p);
     printf("  %-15s%s, seed %llu\n", "fill", c->fill[0] != '\0' ? c->fill : "(none)",
            (unsigned long long)c->seed);
     if (has_outputs)
@@ -201,27 +204,31 @@ static void show_case(const iohw_case *c, int has_outputs)
         show_quant(c, &mx, &mw, &my, has_outputs);
         return;
     }
+    if (iohw_problem_is_backward(p)) {
+        iohw__show_backward(c, has_outputs);  /* show_backward.c */
+        return;
+    }
     printf("  datasets\n");
-    print_shape("x", &mx, tname);
-    print_shape("w", &mw, tname);
+    iohw__show_shape("x", &mx, tname);
+    iohw__show_shape("w", &mw, tname);
     if (p->has_bias)
         printf("    %-10s [%lld]  C  %s\n", "bias", (long long)p->out_channels, tname);
     if (has_outputs) {
-        print_shape("y", &my, tname);
-        print_shape("y_f64", &my, "f64");
-        print_shape("err_bound", &my, "f64");
+        iohw__show_shape("y", &my, tname);
+        iohw__show_shape("y_f64", &my, "f64");
+        iohw__show_shape("err_bound", &my, "f64");
     }
 
     /* Values. */
     printf("  values (first %d in memory order; statistics over all)\n", SHOW_FIRST);
-    print_values("x", p->dtype, c->x, mx.count, digits);
-    print_values("w", p->dtype, c->w, mw.count, digits);
+    iohw__show_values("x", p->dtype, c->x, mx.count, digits);
+    iohw__show_values("w", p->dtype, c->w, mw.count, digits);
     if (p->has_bias && c->bias != NULL)
-        print_values("bias", p->dtype, c->bias, p->out_channels, digits);
+        iohw__show_values("bias", p->dtype, c->bias, p->out_channels, digits);
     if (has_outputs) {
-        print_values("y", p->dtype, c->y, my.count, digits);
-        print_values("y_f64", IOHW_F64, c->y_f64, my.count, 17);
-        print_values("err_bound", IOHW_F64, c->err_bound, my.count, 6);
+        iohw__show_values("y", p->dtype, c->y, my.count, digits);
+        iohw__show_values("y_f64", IOHW_F64, c->y_f64, my.count, 17);
+        iohw__show_values("err_bound", IOHW_F64, c->err_bound, my.count, 6);
     }
 }
 

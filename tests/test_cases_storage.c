@@ -225,12 +225,42 @@ static int quant_lines(const char *file, const iohw_case *c, char **lines, int a
     return at;
 }
 
+/* A backward case's datasets (specification section 13): dy and x or w,
+ * then dx..., or dw... and db... (c->y holds dw then db). */
+static int backward_lines(const char *file, const iohw_case *c, char **lines, int at)
+{
+    static const char *const names[2][3] = {{"dx", "dx_f64", "dx_err_bound"},
+                                            {"dw", "dw_f64", "dw_err_bound"}};
+    static const char *const db[3] = {"db", "db_f64", "db_err_bound"};
+    const iohw_problem *p = &c->p;
+    const int bwd_w = p->direction == IOHW_DIR_BWD_W;
+    const size_t es = iohw_dtype_size(p->dtype);
+    const size_t head = (size_t)(bwd_w ? iohw_problem_w_count(p) : iohw_problem_x_count(p));
+    const size_t nb = (size_t)iohw_problem_out_count(p) - head;
+    if (bwd_w)
+        at = add_line(file, c, "x", c->x, (size_t)iohw_problem_x_count(p) * es, lines, at);
+    at = add_line(file, c, "dy", c->dy, (size_t)iohw_problem_y_count(p) * es, lines, at);
+    if (!bwd_w)
+        at = add_line(file, c, "w", c->w, head * es, lines, at);
+    const void *out[3] = {c->y, c->y_f64, c->err_bound};
+    for (int i = 0; i < 3; i++) {
+        const size_t s = i == 0 ? es : 8;
+        at = add_line(file, c, names[bwd_w][i], out[i], head * s, lines, at);
+        if (nb > 0)
+            at = add_line(file, c, db[i], (const char *)out[i] + head * s, nb * s,
+                          lines, at);
+    }
+    return at;
+}
+
 /* One line per dataset of a case: FILE CASE DATASET CHECKSUM. */
 static int case_lines(const char *file, const iohw_case *c, char **lines, int at)
 {
     const iohw_problem *p = &c->p;
     if (iohw_problem_is_quant(p))
         return quant_lines(file, c, lines, at);
+    if (iohw_problem_is_backward(p))
+        return backward_lines(file, c, lines, at);
     const size_t es = iohw_dtype_size(p->dtype);
     const size_t ny = (size_t)iohw_problem_y_count(p);
     at = add_line(file, c, "x", c->x, (size_t)iohw_problem_x_count(p) * es, lines, at);
@@ -290,8 +320,9 @@ Test(case_storage_choice, every_file_of_a_smoke_generation_reads_the_same_throug
     free(out);
 
     /* The reader: every case of every file, all of it. */
-    static const char *const files[] = {"fills.h5", "layouts.h5", "pairwise.h5",
-                                        "quant.h5", "regressions.h5", "shapes.h5"};
+    static const char *const files[] = {"backward.h5", "fills.h5", "layouts.h5",
+                                        "pairwise.h5", "quant.h5", "regressions.h5",
+                                        "shapes.h5"};
     char **mine = calloc(MAX_LINES, sizeof *mine);
     cr_assert_not_null(mine);
     int n = 0, kinds[3] = {0, 0, 0};
@@ -299,6 +330,8 @@ Test(case_storage_choice, every_file_of_a_smoke_generation_reads_the_same_throug
         char path[600];
         iohw_error e;
         snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+        if (access(path, F_OK) != 0 && strcmp(files[k], "backward.h5") == 0)
+            continue;  /* a suite from before the backward directions */
         iohw_case_file *f = iohw_case_file_open(path, &e);
         cr_assert_not_null(f, "%s", e.msg);
         const int first = n;
