@@ -46,22 +46,6 @@
     "oneDNN " ONEDNN_STR(DNNL_VERSION_MAJOR) "." ONEDNN_STR(                 \
         DNNL_VERSION_MINOR) "." ONEDNN_STR(DNNL_VERSION_PATCH)
 
-typedef struct onednn_ctx {
-    dnnl_engine_t engine;
-    dnnl_stream_t stream;
-    iohw_error err;
-} onednn_ctx;
-
-/* The memory objects of one run; NULL members are not made yet. */
-typedef struct onednn_run {
-    dnnl_memory_t user[4];  /* x, w, bias, y over the harness's buffers */
-    dnnl_memory_t prim[4];  /* what the primitive reads or writes */
-    dnnl_primitive_desc_t pd;
-    dnnl_primitive_t prim_deconv;
-    dnnl_primitive_attr_t attr;   /* quantized: zero points, scales */
-} onednn_run;
-
-enum { T_X, T_W, T_BIAS, T_Y };
 
 static void onednn_fini(void *ctx)
 {
@@ -103,6 +87,8 @@ static int onednn_supports(void *ctx, const iohw_problem *p)
         return IOHW_UNSUPPORTED;
     if (skeleton_check(p, &c->err) != 0 || iohw__onednn_mds(p, &m, &c->err) != 0)
         return IOHW_UNSUPPORTED;
+    if (iohw_problem_is_backward(p))
+        return iohw__onednn_bwd_supports(c, p);
     if (iohw_problem_is_quant(p) &&
         (iohw__onednn_quant_refuse(p, &c->err) != 0 ||
          iohw__onednn_quant_attr(p, NULL, &attr, &c->err) != dnnl_success))
@@ -117,14 +103,13 @@ static int onednn_supports(void *ctx, const iohw_problem *p)
     return IOHW_OK;
 }
 
-/* Records a failing oneDNN call; returns -1. */
-static int fail(iohw_error *err, const char *call, dnnl_status_t st)
+int iohw__onednn_fail(iohw_error *err, const char *call, dnnl_status_t st)
 {
     return iohw_error_set(err, "oneDNN: %s: %s", call, dnnl_status2str(st));
 }
 
 /* Copies memory `from` into memory `to` (same dims, any two formats). */
-static int reorder(onednn_ctx *c, dnnl_memory_t from, dnnl_memory_t to)
+int iohw__onednn_reorder(onednn_ctx *c, dnnl_memory_t from, dnnl_memory_t to)
 {
     const dnnl_memory_desc_t *fm, *tm;
     dnnl_primitive_desc_t rpd = NULL;
@@ -134,23 +119,23 @@ static int reorder(onednn_ctx *c, dnnl_memory_t from, dnnl_memory_t to)
 
     if ((st = dnnl_memory_get_memory_desc(from, &fm)) != dnnl_success ||
         (st = dnnl_memory_get_memory_desc(to, &tm)) != dnnl_success) {
-        fail(&c->err, "dnnl_memory_get_memory_desc", st);
+        iohw__onednn_fail(&c->err, "dnnl_memory_get_memory_desc", st);
         return -1;
     }
     st = dnnl_reorder_primitive_desc_create(&rpd, fm, c->engine, tm,
                                             c->engine, NULL);
     if (st != dnnl_success) {
-        fail(&c->err, "dnnl_reorder_primitive_desc_create", st);
+        iohw__onednn_fail(&c->err, "dnnl_reorder_primitive_desc_create", st);
         return -1;
     }
     if ((st = dnnl_primitive_create(&r, rpd)) != dnnl_success) {
-        fail(&c->err, "dnnl_primitive_create (reorder)", st);
+        iohw__onednn_fail(&c->err, "dnnl_primitive_create (reorder)", st);
         goto done;
     }
     dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
     if ((st = dnnl_primitive_execute(r, c->stream, 2, args)) != dnnl_success ||
         (st = dnnl_stream_wait(c->stream)) != dnnl_success) {
-        fail(&c->err, "reorder execution", st);
+        iohw__onednn_fail(&c->err, "reorder execution", st);
         goto done;
     }
     rc = 0;
@@ -161,19 +146,17 @@ done:
     return rc;
 }
 
-/* Memory objects of tensor t: the harness's buffer (user md) and, when the
- * primitive wants another format (md want), a buffer of oneDNN's own.
- * Inputs are reordered into it here. */
-static int bind(onednn_ctx *c, onednn_run *r, int t,
-                const dnnl_memory_desc_t *user, const dnnl_memory_desc_t *want,
-                const void *buf)
+int iohw__onednn_bind(onednn_ctx *c, onednn_run *r, int t,
+                      const dnnl_memory_desc_t *user,
+                      const dnnl_memory_desc_t *want, const void *buf,
+                      int input)
 {
     /* oneDNN's handle is not const; inputs are only read through it. */
     void *handle = (void *)(uintptr_t)buf;
     dnnl_status_t st = dnnl_memory_create(&r->user[t], user, c->engine,
                                           handle);
     if (st != dnnl_success)
-        return fail(&c->err, "dnnl_memory_create (user)", st);
+        return iohw__onednn_fail(&c->err, "dnnl_memory_create (user)", st);
     if (dnnl_memory_desc_equal(user, want)) {
         r->prim[t] = r->user[t];
         return 0;
@@ -181,11 +164,11 @@ static int bind(onednn_ctx *c, onednn_run *r, int t,
     st = dnnl_memory_create(&r->prim[t], want, c->engine,
                             DNNL_MEMORY_ALLOCATE);
     if (st != dnnl_success)
-        return fail(&c->err, "dnnl_memory_create (primitive)", st);
-    return t == T_Y ? 0 : reorder(c, r->user[t], r->prim[t]);
+        return iohw__onednn_fail(&c->err, "dnnl_memory_create (primitive)", st);
+    return input ? iohw__onednn_reorder(c, r->user[t], r->prim[t]) : 0;
 }
 
-static void run_release(onednn_run *r)
+void iohw__onednn_run_release(onednn_run *r)
 {
     for (int t = 0; t < 4; t++) {
         if (r->prim[t] != NULL && r->prim[t] != r->user[t])
@@ -217,6 +200,11 @@ static int run_any(void *ctx, const iohw_problem *p, const void *x,
         return IOHW_BACKEND_ERROR;
     if (skeleton_check(p, &c->err) != 0)
         return IOHW_INVALID_PROBLEM;
+    if (iohw_problem_is_backward(p)) {
+        iohw_error_set(&c->err, "run: the problem is %s (run_bwd_data or "
+                       "run_bwd_weights computes it)", iohw_direction_name(p));
+        return IOHW_INVALID_PROBLEM;
+    }
     if (x == NULL || w == NULL || y == NULL || (p->has_bias && bias == NULL)) {
         iohw_error_set(&c->err, "run: %s is NULL",
                        x == NULL ? "x" : w == NULL ? "w"
@@ -243,7 +231,7 @@ static int run_any(void *ctx, const iohw_problem *p, const void *x,
     if (iohw__onednn_pd(p, &m, r.attr, c->engine, &r.pd, &c->err) != dnnl_success)
         goto done;
     if ((st = dnnl_primitive_create(&r.prim_deconv, r.pd)) != dnnl_success) {
-        fail(&c->err, "dnnl_primitive_create (deconvolution)", st);
+        iohw__onednn_fail(&c->err, "dnnl_primitive_create (deconvolution)", st);
         goto done;
     }
 
@@ -258,10 +246,10 @@ static int run_any(void *ctx, const iohw_problem *p, const void *x,
         dnnl_primitive_desc_query_md(r.pd, dnnl_query_dst_md, 0);
     if (iohw__onednn_check_dst(p, want_y, &c->err) != 0)
         goto done;
-    if (bind(c, &r, T_X, &m.x, want_x, x) != 0 ||
-        bind(c, &r, T_W, &m.w, want_w, w) != 0 ||
-        (p->has_bias && bind(c, &r, T_BIAS, &m.bias, want_b, bias) != 0) ||
-        bind(c, &r, T_Y, &m.y, want_y, y) != 0)
+    if (iohw__onednn_bind(c, &r, T_X, &m.x, want_x, x, 1) != 0 ||
+        iohw__onednn_bind(c, &r, T_W, &m.w, want_w, w, 1) != 0 ||
+        (p->has_bias && iohw__onednn_bind(c, &r, T_BIAS, &m.bias, want_b, bias, 1) != 0) ||
+        iohw__onednn_bind(c, &r, T_Y, &m.y, want_y, y, 0) != 0)
         goto done;
 
     /* Execute, then reorder the result into y when needed. */
@@ -276,15 +264,15 @@ static int run_any(void *ctx, const iohw_problem *p, const void *x,
     if (st == dnnl_success)
         st = dnnl_stream_wait(c->stream);
     if (st != dnnl_success) {
-        fail(&c->err, "deconvolution execution", st);
+        iohw__onednn_fail(&c->err, "deconvolution execution", st);
         goto done;
     }
-    if (r.prim[T_Y] != r.user[T_Y] && reorder(c, r.prim[T_Y], r.user[T_Y]) != 0)
+    if (r.prim[T_Y] != r.user[T_Y] && iohw__onednn_reorder(c, r.prim[T_Y], r.user[T_Y]) != 0)
         goto done;
     c->err.msg[0] = '\0';
     rc = IOHW_OK;
 done:
-    run_release(&r);
+    iohw__onednn_run_release(&r);
     return rc;
 }
 
@@ -320,7 +308,7 @@ static int onednn_run_quant(void *ctx, const iohw_problem *p, const void *x,
  * exactly when that ISA has VNNI (avx512_core_vnni and above, avx2_vnni),
  * so that a baseline entry for a kernel without it can say `version!~vnni`
  * (docs/CONFORMANCE.md O5, O6). */
-static char onednn_version[128];
+static char onednn_version[192];
 
 static void describe_version(void)
 {
@@ -333,7 +321,8 @@ static void describe_version(void)
     int vnni = (isa & dnnl_cpu_isa_avx512_core_vnni) == dnnl_cpu_isa_avx512_core_vnni
                || (isa & dnnl_cpu_isa_avx2_vnni) == dnnl_cpu_isa_avx2_vnni;
     snprintf(onednn_version, sizeof onednn_version,
-             "%s (deconvolution forward, C API; ISA %s%s)", ONEDNN_VERSION_TEXT, name,
+             "%s (deconvolution forward, backward data and weights, C API; "
+             "ISA %s%s)", ONEDNN_VERSION_TEXT, name,
              vnni && strstr(name, "vnni") == NULL ? "+vnni" : "");
 }
 
@@ -348,6 +337,8 @@ static const iohw_backend onednn_table = {
     .run = onednn_run_case,
     .last_error = onednn_last_error,
     .run_quant = onednn_run_quant,
+    .run_bwd_data = iohw__onednn_run_bwd_data,
+    .run_bwd_weights = iohw__onednn_run_bwd_weights,
 };
 
 IOHW_EXPORT const iohw_backend *iohw_backend_entry(uint32_t host_abi_version)

@@ -53,4 +53,51 @@ dnnl_status_t iohw__onednn_quant_attr(const iohw_problem *p,
 int iohw__onednn_check_dst(const iohw_problem *p, const dnnl_memory_desc_t *dst,
                            iohw_error *err);
 
+/* The adapter's context and the memory objects of one run (NULL members
+ * are not made yet); tensors are indexed by T_X, T_W, T_BIAS, T_Y (in the
+ * backward directions dx, dw, db and dy take their forward twins' slots). */
+typedef struct onednn_ctx {
+    dnnl_engine_t engine;
+    dnnl_stream_t stream;
+    iohw_error err;
+} onednn_ctx;
+
+/* The memory objects of one run; NULL members are not made yet. */
+typedef struct onednn_run {
+    dnnl_memory_t user[4];  /* x, w, bias, y over the harness's buffers */
+    dnnl_memory_t prim[4];  /* what the primitive reads or writes */
+    dnnl_primitive_desc_t pd;
+    dnnl_primitive_t prim_deconv;
+    dnnl_primitive_attr_t attr;   /* quantized: zero points, scales */
+} onednn_run;
+
+enum { T_X, T_W, T_BIAS, T_Y };
+
+/* Records a failing oneDNN call in err; returns -1. */
+int iohw__onednn_fail(iohw_error *err, const char *call, dnnl_status_t st);
+
+/* Copies memory `from` into memory `to` (same dims, any two formats). */
+int iohw__onednn_reorder(onednn_ctx *c, dnnl_memory_t from, dnnl_memory_t to);
+
+/* Memory objects of tensor t: the harness's buffer (user md) and, when the
+ * primitive wants another format (md want), a buffer of oneDNN's own; an
+ * input is reordered into it here, an output is left for the caller to
+ * reorder back. */
+int iohw__onednn_bind(onednn_ctx *c, onednn_run *r, int t,
+                      const dnnl_memory_desc_t *user,
+                      const dnnl_memory_desc_t *want, const void *buf,
+                      int input);
+
+/* Releases what a run made. */
+void iohw__onednn_run_release(onednn_run *r);
+
+/* The backward directions (specification section 13, onednn_bwd.c):
+ * supports() of a backward problem, and the two entry points. */
+int iohw__onednn_bwd_supports(onednn_ctx *c, const iohw_problem *p);
+int iohw__onednn_run_bwd_data(void *ctx, const iohw_problem *p,
+                              const void *dy, const void *w, void *dx);
+int iohw__onednn_run_bwd_weights(void *ctx, const iohw_problem *p,
+                                 const void *x, const void *dy, void *dw,
+                                 void *db);
+
 #endif

@@ -67,6 +67,7 @@ extern "C" {
 #include "oracle/problem.h"
 #include "oracle/quant_problem.h"
 }
+#include "backends/torch/torch_bwd.h"
 #include "backends/torch/torch_quant.h"
 
 #define TORCH_SHIM_STR_(x) #x
@@ -82,6 +83,9 @@ struct torch_ctx {
     /* Per rank (1..3) and dtype (1..4): 0 not asked, 1 computed, -1 not. */
     signed char usable[4][5];
     char why[4][5][200];
+    /* The same for the backward directions, [direction][rank][dtype]. */
+    signed char usable_bwd[3][4][5];
+    char why_bwd[3][4][5][200];
 };
 
 at::ScalarType scalar_type(iohw_dtype dt)
@@ -285,6 +289,34 @@ void compute(const iohw_problem *p, const void *x, const void *w,
     dst.copy_(src);
 }
 
+/* Runs f (which returns a status); every exception is an error of the
+ * backend, with its text in err.  The message is cleared on IOHW_OK. */
+template <typename F> int guarded(iohw_error *err, F &&f)
+{
+    int st;
+    try {
+        st = f();
+    } catch (const shape_error &e) {
+        iohw_error_set(err, "%s", e.what());
+        return IOHW_BACKEND_ERROR;
+    } catch (const c10::Error &e) {
+        record(err, e.what_without_backtrace(), "libtorch: ");
+        return IOHW_BACKEND_ERROR;
+    } catch (const std::bad_alloc &) {
+        iohw_error_set(err, "libtorch: out of memory");
+        return IOHW_OUT_OF_MEMORY;
+    } catch (const std::exception &e) {
+        record(err, e.what(), "libtorch: ");
+        return IOHW_BACKEND_ERROR;
+    } catch (...) {
+        iohw_error_set(err, "libtorch: an exception of unknown type");
+        return IOHW_BACKEND_ERROR;
+    }
+    if (st == IOHW_OK)
+        err->msg[0] = '\0';
+    return st;
+}
+
 } /* namespace */
 
 extern "C" {
@@ -313,11 +345,30 @@ static void torch_fini(void *ctx)
 
 SKELETON_LAST_ERROR(torch, torch_ctx)
 
+/* A backward problem (specification section 13): claimed when libtorch
+ * computes its direction for this rank and dtype (asked once). */
+static int supports_bwd(torch_ctx *c, const iohw_problem *p)
+{
+    const int d = p->direction, r = (int)p->rank, t = p->dtype;
+    signed char &u = c->usable_bwd[d][r][t];
+    if (u == 0)
+        u = iohw__torch_bwd_probe(d, r, t, c->why_bwd[d][r][t],
+                                  sizeof c->why_bwd[d][r][t]) ? 1 : -1;
+    if (u < 0) {
+        iohw_error_set(&c->err, "%s", c->why_bwd[d][r][t]);
+        return IOHW_UNSUPPORTED;
+    }
+    c->err.msg[0] = '\0';
+    return IOHW_OK;
+}
+
 static int torch_supports(void *ctx, const iohw_problem *p)
 {
     torch_ctx *c = static_cast<torch_ctx *>(ctx);
     if (c == nullptr || check(p, &c->err) != 0)
         return IOHW_UNSUPPORTED;
+    if (iohw_problem_is_backward(p))
+        return supports_bwd(c, p);
     if (iohw_problem_is_quant(p)) {
         int rc = IOHW_UNSUPPORTED;
         try {
@@ -351,6 +402,12 @@ static int torch_call(void *ctx, const iohw_problem *p, const void *x,
         return IOHW_BACKEND_ERROR;
     if (check(p, &c->err) != 0)
         return IOHW_INVALID_PROBLEM;
+    if (iohw_problem_is_backward(p)) {
+        iohw_error_set(&c->err, "run: the problem is %s (run_bwd_data or "
+                       "run_bwd_weights computes it)",
+                       iohw_direction_name(p));
+        return IOHW_INVALID_PROBLEM;
+    }
     const bool quant = iohw_problem_is_quant(p) != 0;
     if (quant != requant_call) {
         iohw_error_set(&c->err, quant ? "run: the problem is quantized "
@@ -373,34 +430,14 @@ static int torch_call(void *ctx, const iohw_problem *p, const void *x,
         return IOHW_UNSUPPORTED;
 
     /* Compute. */
-    try {
-        if (quant) {
-            int st = iohw__torch_quant_compute(
+    return guarded(&c->err, [&]() -> int {
+        if (quant)
+            return iohw__torch_quant_compute(
                 p, x, w, static_cast<const int32_t *>(bias),
                 static_cast<const float *>(requant), y, &c->err);
-            if (st != IOHW_OK)
-                return st;
-        } else {
-            compute(p, x, w, bias, y);
-        }
-    } catch (const shape_error &e) {
-        iohw_error_set(&c->err, "%s", e.what());
-        return IOHW_BACKEND_ERROR;
-    } catch (const c10::Error &e) {
-        record(&c->err, e.what_without_backtrace(), "libtorch: ");
-        return IOHW_BACKEND_ERROR;
-    } catch (const std::bad_alloc &) {
-        iohw_error_set(&c->err, "libtorch: out of memory");
-        return IOHW_OUT_OF_MEMORY;
-    } catch (const std::exception &e) {
-        record(&c->err, e.what(), "libtorch: ");
-        return IOHW_BACKEND_ERROR;
-    } catch (...) {
-        iohw_error_set(&c->err, "libtorch: an exception of unknown type");
-        return IOHW_BACKEND_ERROR;
-    }
-    c->err.msg[0] = '\0';
-    return IOHW_OK;
+        compute(p, x, w, bias, y);
+        return IOHW_OK;
+    });
 }
 
 static int torch_run(void *ctx, const iohw_problem *p, const void *x,
@@ -416,6 +453,63 @@ static int torch_run_quant(void *ctx, const iohw_problem *p, const void *x,
     return torch_call(ctx, p, x, w, bias, requant, y, true);
 }
 
+/* The backward directions (specification section 13, torch_bwd.cpp). */
+static int bwd_args(torch_ctx *c, const iohw_problem *p, int dir,
+                    const char *fn)
+{
+    if (c == nullptr)
+        return IOHW_BACKEND_ERROR;
+    if (check(p, &c->err) != 0)
+        return IOHW_INVALID_PROBLEM;
+    if (p->direction != dir) {
+        iohw_error_set(&c->err, "%s: the problem's direction is %s", fn,
+                       iohw_direction_name(p));
+        return IOHW_INVALID_PROBLEM;
+    }
+    return IOHW_OK;
+}
+
+static int torch_run_bwd_data(void *ctx, const iohw_problem *p,
+                              const void *dy, const void *w, void *dx)
+{
+    torch_ctx *c = static_cast<torch_ctx *>(ctx);
+    int st = bwd_args(c, p, IOHW_DIR_BWD_D, "run_bwd_data");
+    if (st != IOHW_OK)
+        return st;
+    if (dy == nullptr || w == nullptr || dx == nullptr) {
+        iohw_error_set(&c->err, "run_bwd_data: %s is NULL",
+                       dy == nullptr ? "dy" : w == nullptr ? "w" : "dx");
+        return IOHW_INVALID_PROBLEM;
+    }
+    return guarded(&c->err, [&]() -> int {
+        iohw__torch_bwd_data(p, dy, w, dx);
+        return IOHW_OK;
+    });
+}
+
+static int torch_run_bwd_weights(void *ctx, const iohw_problem *p,
+                                 const void *x, const void *dy, void *dw,
+                                 void *db)
+{
+    torch_ctx *c = static_cast<torch_ctx *>(ctx);
+    int st = bwd_args(c, p, IOHW_DIR_BWD_W, "run_bwd_weights");
+    if (st != IOHW_OK)
+        return st;
+    if (x == nullptr || dy == nullptr || dw == nullptr ||
+        (p->has_bias && db == nullptr)) {
+        iohw_error_set(&c->err, "run_bwd_weights: %s is NULL",
+                       x == nullptr    ? "x"
+                       : dy == nullptr ? "dy"
+                       : dw == nullptr ? "dw"
+                                       : "db");
+        return IOHW_INVALID_PROBLEM;
+    }
+    return guarded(&c->err, [&]() -> int {
+        iohw__torch_bwd_weights(p, x, dy, dw, db);
+        return IOHW_OK;
+    });
+}
+
 static const iohw_backend torch_table = {
     IOHW_ABI_VERSION,
     sizeof(iohw_backend),
@@ -423,15 +517,16 @@ static const iohw_backend torch_table = {
     "libtorch " TORCH_SHIM_STR(TORCH_VERSION_MAJOR) "." TORCH_SHIM_STR(
         TORCH_VERSION_MINOR) "." TORCH_SHIM_STR(TORCH_VERSION_PATCH)
         IOHW_TORCH_PACKAGE " (at::conv_transpose1d/2d/3d; "
-        "quantized::conv_transpose1d/2d, qnnpack)",
+        "quantized::conv_transpose1d/2d, qnnpack; "
+        "at::convolution_backward, transposed)",
     torch_init,
     torch_fini,
     torch_supports,
     torch_run,
     torch_last_error,
     torch_run_quant,
-    nullptr,
-    nullptr,
+    torch_run_bwd_data,
+    torch_run_bwd_weights,
 };
 
 SKELETON_ENTRY(torch_table)
