@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/console.h"
 #include "harness/filter.h"
 #include "results/record.h"
 #include "results/result.h"
@@ -119,4 +120,19 @@ Test(bwd_results, filter_dir_refuses_unknown_values)
                        err.msg);
     cr_assert_null(iohw_filter_parse("dir<bwd", &err));
     cr_assert_not_null(strstr(err.msg, "only = and !="), "%s", err.msg);
+}
+
+/* --- the console's block of a bad result --------------------------------- */
+
+Test(bwd_results, console_block_names_the_direction)
+{
+    static char buf[1 << 16];
+    iohw_result r = sample("BWD_W");
+    snprintf(r.file, sizeof r.file, "suite/backward.h5");
+    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+    cr_assert_not_null(f);
+    iohw_console_block(f, "libx.so", &r);
+    fclose(f);
+    cr_assert_not_null(strstr(buf, "\nFAIL BWD_W ct1d.bwd_w.f32.0001 "
+                                   "(suite/backward.h5)\n"), "%s", buf);
 }
