@@ -218,6 +218,9 @@ void iohw_console_block_repro(FILE *out, const iohw_repro_options *o,
 {
     char repro[16384];
     fprintf(out, "\n%s ", iohw_result_status_name(r->status));
+    /* A backward case's direction before it (specification section 13). */
+    if (r->direction[0] != '\0')
+        fprintf(out, "%s ", r->direction);
     if (r->case_id[0] != '\0')
         fprintf(out, "%s (%s)\n", r->case_id, r->file);
     else

@@ -21,12 +21,49 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "oracle/dtype.h"
+#include "oracle/problem.h"
+
+/* The values of dir= (specification section 13): a direction whatever
+ * the bias (fwd, bwd_d, bwd_w), either backward one (bwd), or benchdnn's
+ * names, which fix the bias too (fwd_d, fwd_b, bwd_wb; bwd_d is both). */
+typedef struct dir_value {
+    const char *name;
+    int32_t direction;   /* -1: any backward direction */
+    int32_t bias;        /* -1: either */
+} dir_value;
+
+static const dir_value dir_values[] = {
+    {"fwd", IOHW_DIR_FWD, -1},     {"bwd", -1, -1},
+    {"bwd_d", IOHW_DIR_BWD_D, -1}, {"bwd_w", IOHW_DIR_BWD_W, -1},
+    {"fwd_d", IOHW_DIR_FWD, 0},    {"fwd_b", IOHW_DIR_FWD, 1},
+    {"bwd_wb", IOHW_DIR_BWD_W, 1},
+};
+#define NDIR_VALUES (int)(sizeof dir_values / sizeof dir_values[0])
+
+/* The index of a dir= value (any case), or -1. */
+static int dir_value_index(const char *text)
+{
+    for (int i = 0; i < NDIR_VALUES; i++)
+        if (strcasecmp(text, dir_values[i].name) == 0)
+            return i;
+    return -1;
+}
+
+static int dir_holds(const dir_value *v, const iohw_problem *p)
+{
+    if (v->direction == -1 ? !iohw_problem_is_backward(p)
+                           : p->direction != v->direction)
+        return 0;
+    return v->bias == -1 || p->has_bias == v->bias;
+}
 
 typedef enum op_kind { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE } op_kind;
 
-typedef enum key_kind { KEY_NUMBER, KEY_AXES, KEY_STRING, KEY_TAG, KEY_ID } key_kind;
+typedef enum key_kind { KEY_NUMBER, KEY_AXES, KEY_STRING, KEY_TAG, KEY_ID,
+                        KEY_DIR } key_kind;
 
 typedef struct key_def {
     const char *name;
@@ -41,7 +78,7 @@ static const key_def keys[] = {
     {"pe", KEY_AXES, 4},     {"op", KEY_AXES, 5},   {"in", KEY_AXES, 6},
     {"out", KEY_AXES, 7},    {"dt", KEY_STRING, 0}, {"xl", KEY_STRING, 1},
     {"wl", KEY_STRING, 2},   {"fill", KEY_STRING, 3}, {"tag", KEY_TAG, 0},
-    {"id", KEY_ID, 0},
+    {"dir", KEY_DIR, 0},     {"id", KEY_ID, 0},
 };
 
 static const struct {
@@ -112,7 +149,7 @@ static int parse_condition(const char *text, condition *cd, iohw_error *err)
                            "operator", text);
         else
             iohw_error_set(err, "filter condition \"%s\": unknown key \"%s\" (keys: "
-                           "rank n ci co g k s d pb pe op in out dt xl wl fill tag "
+                           "rank n ci co g k s d pb pe op in out dt xl wl fill dir tag "
                            "id)", text, key);
         free(key);
         return -1;
@@ -140,6 +177,13 @@ static int parse_condition(const char *text, condition *cd, iohw_error *err)
         return iohw_error_set(err, "filter: out of memory");
     if (cd->text[0] == '\0')
         return iohw_error_set(err, "filter condition \"%s\": missing value", text);
+    if (cd->key->kind == KEY_DIR) {
+        cd->number = dir_value_index(cd->text);
+        if (cd->number < 0)
+            return iohw_error_set(err, "filter condition \"%s\": unknown "
+                                  "direction \"%s\" (fwd, bwd, bwd_d, bwd_w, "
+                                  "fwd_d, fwd_b, bwd_wb)", text, cd->text);
+    }
     if (cd->key->kind == KEY_NUMBER || cd->key->kind == KEY_AXES) {
         char *end;
         errno = 0;
@@ -293,6 +337,9 @@ static int condition_holds(const condition *cd, const iohw_case *c)
         break;
     case KEY_TAG:
         eq = has_tag(c->tags, cd->text);
+        break;
+    case KEY_DIR:
+        eq = dir_holds(&dir_values[cd->number], &c->p);
         break;
     default:
         eq = fnmatch(cd->text, c->id, 0) == 0;

@@ -105,6 +105,11 @@ int iohw_adapt_case(const iohw_case *c, const char *xl, const char *wl,
     if (c == NULL || out == NULL || xl == NULL || wl == NULL)
         return iohw_error_set(err, "adapt: NULL argument");
     memset(out, 0, sizeof *out);
+    /* dy, dx, dw and db are not re-expressed (specification section 13). */
+    if (iohw_problem_is_backward(&c->p))
+        return iohw_error_set(err, "adapt: case %s is a backward case (%s): "
+                              "--adapt-layout re-expresses forward cases only",
+                              c->id, iohw_direction_name(&c->p));
 
     /* The problem in the new layouts. */
     iohw_problem q = c->p;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/adapt.h"
 #include "judge/judge.h"
 #include "oracle/problem.h"
 #include "sandbox/run_call.h"
@@ -246,4 +247,15 @@ Test(judge_bwd, death_message_names_the_entry_point)
     note.fault_addr = 0x12000;
     iohw_worker_death_message(SIGSEGV, &note, buf, (int)sizeof buf);
     cr_assert_not_null(strstr(buf, "past the end of dw (then db)"), "%s", buf);
+}
+
+Test(judge_bwd, adapt_refuses_a_backward_case_by_name)
+{
+    iohw_problem p = problem(IOHW_DIR_BWD_D, 2, 3, 0, "IOW");
+    iohw_case c = make_case(&p, iohw_problem_out_count(&p)), a;
+    iohw_error err = {{0}};
+    cr_assert_eq(iohw_adapt_case(&c, "NWC", "OWI", &a, &err), -1);
+    cr_assert_not_null(strstr(err.msg, "bwd.test is a backward case (BWD_D)"),
+                       "%s", err.msg);
+    iohw_case_free(&c);
 }
