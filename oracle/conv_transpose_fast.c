@@ -465,7 +465,9 @@ int iohw_oracle_terms(const iohw_problem *p, int64_t *terms_max, iohw_error *err
      * per-axis largest counts.  Per axis, tap k reaches the outputs
      * o = i*S + k*D - P for i in its valid range: an arithmetic progression
      * of step S.  A difference array along steps of S (cnt[o] = diff[o] +
-     * cnt[o - S]) counts them all in O(O + K) time.
+     * cnt[o - S]) counts them all in O(O + K) time.  A backward problem
+     * has its direction's count (specification section 13,
+     * oracle_backward.c).
      */
     if (terms_max == NULL)
         return iohw_error_set(err, "terms_max: argument terms_max is NULL");
@@ -475,7 +477,7 @@ int iohw_oracle_terms(const iohw_problem *p, int64_t *terms_max, iohw_error *err
     if (iohw_problem_validate(p, err) != 0)
         return iohw_error_prefix(err, "terms_max: problem");
     if (iohw_problem_is_backward(p)) {
-        *terms_max = iohw__terms_backward(p);
+        *terms_max = iohw__oracle_terms_backward(p);
         return 0;
     }
     plan pl;

@@ -18,9 +18,9 @@ int iohw__conv_transpose_check(const char *who, const iohw_problem *p,
                                const double *bias, int dd, const double *y,
                                const double *eb, iohw_error *err);
 
-/* terms_max of a validated backward problem, its direction's
- * (specification section 13; oracle_backward.c). */
-int64_t iohw__terms_backward(const iohw_problem *p);
+/* terms_max of a validated backward problem (specification section 13):
+ * dx's, or the larger of dw's and db's (oracle_backward.c). */
+int64_t iohw__oracle_terms_backward(const iohw_problem *p);
 
 /* Compiles a function once per named target, picked at run time (x86-64). */
 #if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute)

@@ -15,6 +15,8 @@
  *   auto_pad conv out:       a framework convention (specification section
  *                            12): same_upper same_lower valid; onnx tf tvm
  *                            torch mxnet; the output size per axis
+ *   dir:                     the direction (specification section 13,
+ *                            descriptor_dir.c)
  * INT is an optional '-' and decimal digits (the minus only so that a
  * negative value is reported as such).  Rank is the number of entries of
  * `in`; another per-axis key has that many entries or exactly one, which
@@ -41,7 +43,7 @@
 static const char *const KEY_NAMES[K_COUNT] = {
     "n", "ci", "co", "g", "in", "k", "s", "d", "pad", "op", "bias", "dt",
     "wdt", "ydt", "zp", "round", "m", "pc", "sx", "sy",
-    "xl", "wl", "fill", "seed", "auto_pad", "out", "conv"
+    "xl", "wl", "fill", "seed", "auto_pad", "out", "conv", "dir"
 };
 
 static const char *const FILL_NAMES[] = {
@@ -292,7 +294,7 @@ static int tokenize(const char *text, token tok[K_COUNT], int seen[K_COUNT],
         if (k == K_COUNT)
             return iohw__desc_tok_error(err, &t, "unknown key '%.*s' (keys: n ci co g "
                              "in k s d pad op bias dt wdt ydt zp round m "
-                             "pc sx sy xl wl fill seed auto_pad out conv)",
+                             "pc sx sy xl wl fill seed auto_pad out conv dir)",
                              klen > QUOTE_MAX ? QUOTE_MAX : (int)klen, t.s);
         if (seen[k])
             return iohw__desc_tok_error(err, &t, "repeated key '%s'", KEY_NAMES[k]);
@@ -486,7 +488,8 @@ int iohw_desc_parse(const char *text, iohw_desc *d, iohw_error *err)
     if (rank < 0 || parse_bias_type_layouts(tok, seen, rank, &r.p, err) != 0
         || parse_fill(tok, seen, &r, err) != 0
         || iohw__desc_parse_quant(tok, seen, &r, err) != 0
-        || parse_convention(tok, seen, rank, &r.p, err) != 0)
+        || parse_convention(tok, seen, rank, &r.p, err) != 0
+        || iohw__desc_parse_dir(tok, seen, &r.p, err) != 0)
         return -1;
 
     /* Output size and the whole problem. */
@@ -584,6 +587,8 @@ int iohw_desc_format_problem(const iohw_problem *p, const char *fill,
         const char *cv = iohw_convention_name(p->convention);
         put(&o, " conv=%s", cv != NULL ? cv : "?");
     }
+    if (p->direction != IOHW_DIR_FWD)
+        put(&o, " dir=%s", iohw__desc_dir_name(p));
     if (o.full || o.len > INT32_MAX)
         return -1;
     return (int)o.len;

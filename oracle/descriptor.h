@@ -32,12 +32,15 @@ typedef struct iohw_desc {
  * quotes the token.  auto_pad, out and conv state a framework convention
  * (specification section 12): it is resolved into pad, op and out_size, and
  * a pad or op also given must be what it resolves to.  The parsed problem
- * is finished (out_size) and validated. */
+ * is finished (out_size) and validated.  dir (specification section 13)
+ * sets the direction (default forward): fwd, bwd_d, bwd_w, or benchdnn's
+ * names, any case; fwd_d, fwd_b and bwd_wb also set the bias. */
 int iohw_desc_parse(const char *text, iohw_desc *d, iohw_error *err);
 
 /* Writes the canonical form: every key, in the order of the example above,
  * per-axis values always written per axis, pads as begin:end only where they
- * differ, then auto_pad, out and conv when a convention is stated.  Parsing
+ * differ, then auto_pad, out and conv when a convention is stated, then
+ * dir=bwd_d or dir=bwd_w for a backward problem (none when forward).  Parsing
  * the result gives back the same descriptor.  Returns the
  * length, or -1 when buf (size n) is too small. */
 int iohw_desc_format(const iohw_desc *d, char *buf, size_t n);

@@ -15,7 +15,7 @@
 enum {
     K_N, K_CI, K_CO, K_G, K_IN, K_K, K_S, K_D, K_PAD, K_OP, K_BIAS, K_DT,
     K_WDT, K_YDT, K_ZP, K_ROUND, K_M, K_PC, K_SX, K_SY,
-    K_XL, K_WL, K_FILL, K_SEED, K_AUTO_PAD, K_OUT, K_CONV, K_COUNT
+    K_XL, K_WL, K_FILL, K_SEED, K_AUTO_PAD, K_OUT, K_CONV, K_DIR, K_COUNT
 };
 
 /* One token: the whole text and the value part. */
@@ -47,5 +47,14 @@ int iohw__desc_parse_quant(const token tok[K_COUNT], const int seen[K_COUNT],
 /* The quantized keys of p in canonical form (" wdt=s8 ydt=u8 zp=..."), or
  * "" for a float problem; -1 when buf (size n) is too small. */
 int iohw__desc_format_quant(const iohw_problem *p, char *buf, size_t n);
+
+/* dir= (descriptor_dir.c) into p->direction, after bias was parsed: fwd_d,
+ * fwd_b and bwd_wb also set has_bias (an error when bias= says otherwise). */
+int iohw__desc_parse_dir(const token tok[K_COUNT], const int seen[K_COUNT],
+                         iohw_problem *p, iohw_error *err);
+
+/* The canonical value of dir= for p's direction: fwd, bwd_d, bwd_w ("?"
+ * for an unknown direction). */
+const char *iohw__desc_dir_name(const iohw_problem *p);
 
 #endif
