@@ -241,7 +241,8 @@ static int backward_lines(const char *file, const iohw_case *c, char **lines, in
         at = add_line(file, c, "x", c->x, (size_t)iohw_problem_x_count(p) * es, lines, at);
     at = add_line(file, c, "dy", c->dy, (size_t)iohw_problem_y_count(p) * es, lines, at);
     if (!bwd_w)
-        at = add_line(file, c, "w", c->w, head * es, lines, at);
+        at = add_line(file, c, "w", c->w, (size_t)iohw_problem_w_count(p) * es, lines,
+                      at);
     const void *out[3] = {c->y, c->y_f64, c->err_bound};
     for (int i = 0; i < 3; i++) {
         const size_t s = i == 0 ? es : 8;
