@@ -98,8 +98,24 @@ static void fail_label(const iohw_result *r, char *label, size_t n)
         snprintf(label, n, "FAIL: no diagnosis (no misreading tried matches the output)");
 }
 
-/* The label of r's group when it belongs to diagnosis d (or -1). */
+static void cause_of(const iohw_result *r, int d, char *label, size_t n);
+
+/* The label of r's group when it belongs to diagnosis d (or -1): a
+ * backward case's cause behind its direction's kernel ("BWD_D: <cause>",
+ * "BWD_W: <cause>" with or without db), so that groups are per kernel (specification section 13). */
 static void label_of(const iohw_result *r, int d, char *label, size_t n)
+{
+    if (r->direction[0] == '\0' || n < sizeof r->direction + 2) {
+        cause_of(r, d, label, n);
+        return;
+    }
+    /* BWD_W and BWD_WB are one kernel: one group per cause. */
+    const int wb = strcmp(r->direction, "BWD_WB") == 0;
+    int at = snprintf(label, n, "%.7s: ", wb ? "BWD_W" : r->direction);
+    cause_of(r, d, label + at, n - (size_t)at);
+}
+
+static void cause_of(const iohw_result *r, int d, char *label, size_t n)
 {
     char msg[KEY_MESSAGE_MAX + 4];
     if (d >= 0) {

@@ -204,6 +204,10 @@ static void write_failure(FILE *f, const iohw_run_results *r, int64_t i,
     char repro[16384];
     fprintf(f, "<details class=\"case\"%s><summary><b class=\"s-%s\">%s</b> "
                "<span class=\"mono\">", open ? " open" : "", status, status);
+    if (c->direction[0] != '\0') {
+        text(f, c->direction);
+        fputc(' ', f);
+    }
     text(f, c->case_id[0] != '\0' ? c->case_id : c->file);
     fputs("</span> ", f);
     text(f, c->message);
@@ -340,6 +344,10 @@ static void write_table(FILE *f, const iohw_run_results *r)
         fprintf(f, "<tr data-status=\"%s\" data-bad=\"%d\"><td class=\"s-%s\">%s</td>"
                    "<td class=\"mono\">", status, iohw_result_status_bad(c->status),
                 status, status);
+        if (c->direction[0] != '\0') {
+            text(f, c->direction);
+            fputc(' ', f);
+        }
         text(f, c->case_id[0] != '\0' ? c->case_id : c->file);
         fputs("</td><td class=\"mono\">", f);
         text(f, c->descriptor);

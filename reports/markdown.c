@@ -27,6 +27,8 @@ static void write_failures(FILE *f, const iohw_run_results *r,
             continue;
         shown++;
         fprintf(f, "| %s | ", iohw_result_status_name(x->status));
+        if (x->direction[0] != '\0')
+            fprintf(f, "%s ", x->direction);
         iohw__md_cell(f, x->case_id[0] != '\0' ? x->case_id : x->file, 120);
         fputs(" | ", f);
         iohw__md_cell(f, x->message, 160);

@@ -46,12 +46,17 @@ static void shortfall(const iohw_result *r, const char *const *fragments, char *
     if (fragments == NULL && r->warnings[0] != '\0')
         snprintf(why, n, "%s: %s", r->case_id, r->warnings);
     for (int k = 0; fragments != NULL && fragments[k] != NULL && why[0] == '\0'; k++) {
-        /* A quantized case's call is run_quant(). */
+        /* A quantized case's call is run_quant(), a backward one's
+         * run_bwd_data() or run_bwd_weights(). */
         char want[512];
-        const int quant = strstr(r->case_id, ".quant.") != NULL &&
-                          strncmp(fragments[k], "run()", 5) == 0;
-        snprintf(want, sizeof want, "%s%s", quant ? "run_quant()" : "",
-                 quant ? fragments[k] + 5 : fragments[k]);
+        const char *call = strstr(r->case_id, ".quant.") != NULL   ? "run_quant()"
+                           : strstr(r->case_id, ".bwd_d.") != NULL ? "run_bwd_data()"
+                           : strstr(r->case_id, ".bwd_w.") != NULL ? "run_bwd_weights()"
+                                                                   : NULL;
+        if (call == NULL || strncmp(fragments[k], "run()", 5) != 0)
+            call = "";
+        snprintf(want, sizeof want, "%s%s", call,
+                 call[0] != '\0' ? fragments[k] + 5 : fragments[k]);
         if (strstr(r->warnings, want) == NULL)
             snprintf(why, n, "%s: warnings '%s' lack '%s'", r->case_id, r->warnings, want);
     }

@@ -312,3 +312,29 @@ Test(verdict, every_diagnosis_in_the_table_has_a_meaning_and_is_found_by_name)
     cr_expect_eq(iohw_diagnose_find("no diagnosis: out of memory"), -1);
     cr_expect_eq(iohw_diagnose_find("matches the oracle with something new"), -1);
 }
+
+/* Backward failures group per kernel (specification section 13): one
+ * cause in BWD_W, with db or without, is one group; the same "no
+ * diagnosis" in BWD_D and in forward are two more. */
+#define DW_IO "matches the oracle with dw written with I and O exchanged (as OIHW)"
+Test(verdict, backward_causes_group_per_kernel)
+{
+    add(IOHW_RESULT_FAIL, MID " dir=bwd_w", "dir-bwd_w", DW_IO);
+    snprintf(items[0].direction, sizeof items[0].direction, "BWD_W");
+    add(IOHW_RESULT_FAIL, MID " bias=1 dir=bwd_w", "dir-bwd_w", DW_IO);
+    snprintf(items[1].direction, sizeof items[1].direction, "BWD_WB");
+    add(IOHW_RESULT_FAIL, SMALL " dir=bwd_d", "dir-bwd_d", "");
+    snprintf(items[2].direction, sizeof items[2].direction, "BWD_D");
+    add(IOHW_RESULT_FAIL, SMALL, "1d", "");
+
+    iohw_verdict v;
+    cr_assert_eq(iohw_verdict_build(&results, &v), 0);
+    cr_assert_eq(v.failures, 4);
+    cr_assert_eq(v.count, 3);
+    cr_expect_str_eq(v.groups[0].label,
+                     "BWD_W: dw written with I and O exchanged (as OIHW)");
+    cr_expect_eq(v.groups[0].count, 2);
+    cr_expect_str_eq(v.groups[1].label, "BWD_D: " NO_MATCH);
+    cr_expect_str_eq(v.groups[2].label, NO_MATCH);
+    iohw_verdict_free(&v);
+}
