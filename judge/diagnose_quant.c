@@ -40,6 +40,8 @@
 typedef struct qvariant {
     int zp_x_kept, zp_w_kept, io_swapped, bias_after, zp_y_first, axis_i, wrap;
     int32_t rounding;   /* 0: the case's */
+    iohw__dgq_acc_fn acc_fn;       /* NULL: the definition's accumulators */
+    iohw__dgq_finish_fn finish;    /* NULL: zp_y + R(M * acc), stored */
 } qvariant;
 
 typedef int (*qbuild_fn)(const iohw__dgq_case *c, qvariant *v);
@@ -423,10 +425,13 @@ static int matches(qbase *b, const qvariant *v)
 
     if (v->rounding != 0)
         used.rounding = v->rounding;
+    const iohw__dgq_canon canon = {&b->p, q, b->x, b->w, b->c->bias, b->ny, b->OV};
     if (v->io_swapped && b->w_swapped == NULL)
         return -1;
-    if (accumulate(b, b->x, v->io_swapped ? b->w_swapped : b->w, v->zp_x_kept ? 0 : q->zp_x,
-                   v->zp_w_kept ? 0 : q->zp_w, !v->bias_after, b->acc) != 0)
+    if (v->acc_fn != NULL ? v->acc_fn(&canon, b->acc) != 0
+                          : accumulate(b, b->x, v->io_swapped ? b->w_swapped : b->w,
+                                       v->zp_x_kept ? 0 : q->zp_x, v->zp_w_kept ? 0 : q->zp_w,
+                                       !v->bias_after, b->acc) != 0)
         return -1;
     if (v->axis_i) {
         f = malloc((size_t)b->C_out * sizeof *f);
@@ -439,7 +444,10 @@ static int matches(qbase *b, const qvariant *v)
     for (int64_t i = 0; i < b->ny && (rc == 1 || (rc == 0 && b->ref != NULL)); i++) {
         const int64_t oc = (i / b->OV) % b->C_out;
         int64_t r = b->acc[i], val;
-        if (q->y_dtype == IOHW_S32) {
+        if (v->finish != NULL) {
+            if (v->finish(&canon, oc, b->acc[i], &val) != 0)
+                rc = -1;
+        } else if (q->y_dtype == IOHW_S32) {
             val = r;
         } else if (v->zp_y_first) {
             if (round_after_adding(q, oc, b->acc[i], q->zp_y, &val) != 0)
@@ -450,9 +458,10 @@ static int matches(qbase *b, const qvariant *v)
                 rc = -1;
             val = q->zp_y + r + (v->bias_after ? b->c->bias[oc] : 0);
         }
+        const int64_t stored = v->finish != NULL ? val : store_as(q->y_dtype, val, v->wrap);
         if (rc >= 0 && b->ref != NULL)
-            b->ref[i] = store_as(q->y_dtype, val, v->wrap);
-        if (rc == 1 && store_as(q->y_dtype, val, v->wrap) != b->y[i])
+            b->ref[i] = stored;
+        if (rc == 1 && stored != b->y[i])
             rc = 0;
     }
 done:

@@ -60,6 +60,29 @@ void iohw__dg_spread_add(iohw__dg_spread *s, double got, int differs, double lo,
 /* 1 when a diagnosis may be named on what s has seen. */
 int iohw__dg_spread_ok(const iohw__dg_spread *s);
 
+/* The case in canonical layouts (IOHW order, x NC..., w IO..., y NC...),
+ * as a misreading's own computation reads it: x and w as bytes of
+ * q->x_dtype and q->w_dtype, bias C_out values or NULL, ny outputs. */
+typedef struct iohw__dgq_canon {
+    const iohw_problem *p;   /* canonical layouts, dtype f32 (float view) */
+    const iohw_quant *q;
+    const uint8_t *x, *w;
+    const int32_t *bias;
+    int64_t ny, OV;          /* outputs; spatial outputs per (n, oc) */
+} iohw__dgq_canon;
+
+/* A misreading that computes the accumulators its own way: acc[ny] :=
+ * what the misread kernel accumulates (bias included when it adds one);
+ * 0, or -1 when it cannot be evaluated on this case. */
+typedef int (*iohw__dgq_acc_fn)(const iohw__dgq_canon *c, int64_t *acc);
+
+/* A misreading that finishes an accumulator its own way: *out := the
+ * value the misread kernel stores for output channel oc (already in y's
+ * type, saturated or wrapped as it does); 0, or -1 when it cannot be
+ * evaluated. */
+typedef int (*iohw__dgq_finish_fn)(const iohw__dgq_canon *c, int64_t oc, int64_t acc,
+                                   int64_t *out);
+
 /* The misreadings: count, name, one-line meaning for a backend author. */
 int iohw__dgq_count(void);
 const char *iohw__dgq_name(int i);
