@@ -46,6 +46,66 @@ static int part_shape(const iohw_problem *p, int what, int *nd, int64_t *dims,
     return 0;
 }
 
+/* "1x1x4x4" (at most IOHW_LAYOUT_MAX_DIMS extents) into buf. */
+static void shape_text(const hsize_t *dims, const int64_t *want, int nd,
+                       char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int a = 0; a < nd && len < n; a++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%llu", a ? "x" : "",
+                                dims != NULL ? (unsigned long long)dims[a]
+                                             : (unsigned long long)want[a]);
+}
+
+/* A forward y of the problem's rank and type but another shape
+ * (specification section 3.5): its values are read densely into buf when
+ * they fit (at most count elements: the buffer's size, so a hostile file
+ * gets no more room), and err names both shapes after
+ * IOHW_ANSWER_SHAPE_WORDS.  Returns 2. */
+static int wrong_shape(hid_t d, const char *where, iohw_dtype yd,
+                       const hsize_t *dims, int nd, const int64_t *want,
+                       const char *letters, int64_t count, void *buf,
+                       iohw_error *err)
+{
+    char got[IOHW_LAYOUT_MAX_DIMS * 24], right[IOHW_LAYOUT_MAX_DIMS * 24];
+    uint64_t have = 1;
+    for (int a = 0; a < nd; a++)
+        have = dims[a] == 0 || have > (uint64_t)count / dims[a]
+                   ? (uint64_t)count + 1 : have * dims[a];
+    shape_text(dims, NULL, nd, got, sizeof got);
+    shape_text(NULL, want, nd, right, sizeof right);
+    int kept = 0;
+    hid_t mt = have <= (uint64_t)count ? iohw__h5_mem_type(yd) : -1;
+    if (mt >= 0 && H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0)
+        kept = 1;
+    H5Eclear2(H5E_DEFAULT);
+    iohw__h5_close(mt);
+    iohw_error_set(err, "%s: " IOHW_ANSWER_SHAPE_WORDS "%s where the case's y "
+                   "is %s (%s)%s", where, got, right, letters,
+                   kept ? "" : "; its values were not kept");
+    return 2;
+}
+
+int iohw_answer_shape_parse(const char *text, int64_t *dims, int max)
+{
+    const char *s = text != NULL ? strstr(text, IOHW_ANSWER_SHAPE_WORDS) : NULL;
+    int nd = 0;
+    if (s == NULL)
+        return 0;
+    s += sizeof IOHW_ANSWER_SHAPE_WORDS - 1;
+    for (;;) {
+        char *end;
+        long long v = strtoll(s, &end, 10);
+        if (end == s || v < 1 || nd >= max)
+            return 0;
+        dims[nd++] = v;
+        if (*end != 'x')
+            return strstr(end, "its values were not kept") != NULL ? -nd : nd;
+        s = end + 1;
+    }
+}
+
 /* Reads a dataset of the answer (an open identifier) into buf after
  * checking its type and shape against the problem. */
 static int read_part(hid_t d, const char *where, const iohw_problem *p,
@@ -91,6 +151,11 @@ static int read_part(hid_t d, const char *where, const iohw_problem *p,
     }
     for (int a = 0; a < nd; a++)
         if ((int64_t)dims[a] != want[a]) {
+            if (part->what == PART_Y) {
+                rc = wrong_shape(d, where, yd, dims, nd, want, letters, count,
+                                 buf, err);
+                goto done;
+            }
             iohw_error_set(err, "%s: axis %d (%c) has %llu elements; %s has "
                            "%lld", where, a, letters[a],
                            (unsigned long long)dims[a], who,
@@ -208,8 +273,9 @@ static int read_parts(hid_t f, const iohw_problem *p, const char *id, void *y,
                        : read_part(d, where, p, &parts[i], (char *)y + at * esize,
                                    err);
         iohw__h5_close(d);
-        if (rc != 0 ||
-            part_shape(p, parts[i].what, &nd, dims, letters, &count, err) != 0)
+        if (rc != 0)
+            return rc;
+        if (part_shape(p, parts[i].what, &nd, dims, letters, &count, err) != 0)
             return -1;
         at += (size_t)count;
     }
@@ -243,8 +309,10 @@ int iohw_answer_read(const char *path, const iohw_problem *p, const char *id,
     }
 
     /* The result. */
-    if (read_parts(f, p, id, y, err) != 0) {
+    if ((rc = read_parts(f, p, id, y, err)) != 0) {
         iohw_error_prefix(err, "%s", path);
+        if (rc != 2)
+            rc = -1;
         goto done;
     }
     rc = 0;

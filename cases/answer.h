@@ -19,10 +19,27 @@
 #include "iohw/backend.h"
 #include "oracle/error.h"
 
+#include <stdint.h>
+
+/* The words before the shape a forward answer returned in the error of
+ * iohw_answer_read's 2: "...: returned shape 1x1x4x4 where the case's y is
+ * 1x1x5x5 (NCHW)", followed by "; its values were not kept" when they
+ * were not (specification section 3.5). */
+#define IOHW_ANSWER_SHAPE_WORDS "returned shape "
+
+/* The returned shape named in text (after IOHW_ANSWER_SHAPE_WORDS) into
+ * dims (at most max extents): their number, negated when the text says
+ * the values were not kept; 0 when text names none. */
+int iohw_answer_shape_parse(const char *text, int64_t *dims, int max);
+
 /* Reads the answer in path for problem p.  Returns 1 when the file says
  * `unsupported`, with *why (malloc'd, possibly "") its reason; 0 when the
  * output was read into y (need_y; iohw_problem_out_count elements, db
- * right after dw) or nothing more was wanted (!need_y); -1 when the
+ * right after dw) or nothing more was wanted (!need_y); 2 when a forward
+ * y has the problem's rank and type but another shape: err names both
+ * shapes (IOHW_ANSWER_SHAPE_WORDS) and, when its element count is at most
+ * the problem's, its values are in y's first elements, densely, in the
+ * data layout's order of its own shape (the rest of y untouched); -1 when the
  * file cannot be opened or holds no well-formed answer (err names the file
  * and the missing or malformed dataset).  id is the case id expected under
  * /cases. */

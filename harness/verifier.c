@@ -87,6 +87,12 @@ static void judge_output(iohw__verifier *v, const iohw_case *c,
         snprintf(r->message, sizeof r->message, "%s returned %s: %s",
                  iohw__run_call_of(&c->p)->name,
                  iohw_backend_status_name(w->rc), w->message);
+        if (iohw__tensors_canary_damage(t) == 0) {
+            const iohw_judge_options o = {v->cfg->diagnose, v->cfg->rounding,
+                                          v->cfg->subnormals_flush};
+            iohw_judge_call_error(c, iohw__tensors_y(t), t->sent, w->message,
+                                  &o, r);
+        }
         return;
     }
 

@@ -32,6 +32,7 @@
 #include "judge/diagnose_bwd.h"
 #include "judge/diagnose_internal.h"
 #include "judge/diagnose_quant.h"
+#include "judge/diagnose_shape.h"
 #include "oracle/dtype.h"
 #include "oracle/layout.h"
 #include "oracle/oracle.h"
@@ -609,6 +610,10 @@ int iohw_diagnose_float(const iohw_case *c, const void *y, char *buf, size_t n)
     if ((double)iohw_problem_x_count(&c->p) * (double)iohw_problem_w_count(&c->p) /
             (double)c->p.in_channels > (double)DIAGNOSE_MAX_WORK)
         return 0;
+    /* 3. A smaller problem's output written densely at y's head, its
+     * tail never written (specification section 3.5). */
+    if (iohw_diagnose_shape(c, y, NULL, NULL, 0, buf, n) == IOHW_SHAPE_PROVEN)
+        return 1;
     if (!spread_ok(c, y))
         return 0;
     const int over = overflows(c, y);

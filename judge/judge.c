@@ -9,6 +9,8 @@
 
 #include "judge/compare.h"
 #include "judge/diagnose.h"
+#include "judge/diagnose_shape.h"
+#include "cases/answer.h"
 #include "oracle/layout.h"
 #include "oracle/problem.h"
 #include "oracle/quant_problem.h"
@@ -169,6 +171,22 @@ void iohw_judge(const iohw_case *c, const void *y, const void *sentinel_bits,
     if (o->diagnose)
         k->diagnose(c, y, r->diagnosis, sizeof r->diagnosis);
     describe_failure(c, r);
+}
+
+void iohw_judge_call_error(const iohw_case *c, const void *y,
+                           const void *sentinel_bits, const char *message,
+                           const iohw_judge_options *o, iohw_result *r)
+{
+    int64_t dims[IOHW_LAYOUT_MAX_DIMS];
+    if (c == NULL || r == NULL || o == NULL || !o->diagnose ||
+        iohw_case_kind_of(&c->p) != IOHW_KIND_FLOAT)
+        return;
+    int nd = iohw_answer_shape_parse(message, dims, IOHW_LAYOUT_MAX_DIMS);
+    if (nd == 0)
+        return;
+    /* negative: the values were not kept, the shape alone speaks */
+    iohw_diagnose_shape(c, nd > 0 ? y : NULL, sentinel_bits, dims,
+                        nd > 0 ? nd : -nd, r->diagnosis, sizeof r->diagnosis);
 }
 
 void iohw_compare(const iohw_case *c, const void *y, const void *sentinel_bits,

@@ -48,6 +48,16 @@ typedef struct iohw_judge_options {
 void iohw_judge(const iohw_case *c, const void *y, const void *sentinel_bits,
                 const iohw_judge_options *o, iohw_result *r);
 
+/* A backend call that returned an error (r already an ERROR): when
+ * message (the backend's own) names the shape an exec program's y had
+ * instead of the case's (cases/answer.h, IOHW_ANSWER_SHAPE_WORDS), a
+ * forward float case gets the shape diagnosis of specification section
+ * 3.5 (diagnose_shape.h) in r->diagnosis, its values read from y's head
+ * when the answer kept them; r's status and message stay. */
+void iohw_judge_call_error(const iohw_case *c, const void *y,
+                           const void *sentinel_bits, const char *message,
+                           const iohw_judge_options *o, iohw_result *r);
+
 /* The comparison of c's kind alone (compare.h's iohw_compare_float or
  * iohw_compare_quant); c NULL is compared as a float case (INVALID). */
 void iohw_compare(const iohw_case *c, const void *y, const void *sentinel_bits,
