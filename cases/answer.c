@@ -64,15 +64,15 @@ static void shape_text(const hsize_t *dims, const int64_t *want, int nd,
  * gets no more room), and err names both shapes after
  * IOHW_ANSWER_SHAPE_WORDS.  Returns 2. */
 static int wrong_shape(hid_t d, const char *where, iohw_dtype yd,
-                       const hsize_t *dims, int nd, const int64_t *want,
+                       const hsize_t *dims, int nd, int a, const int64_t *want,
                        const char *letters, int64_t count, void *buf,
                        iohw_error *err)
 {
     char got[IOHW_LAYOUT_MAX_DIMS * 24], right[IOHW_LAYOUT_MAX_DIMS * 24];
     uint64_t have = 1;
-    for (int a = 0; a < nd; a++)
-        have = dims[a] == 0 || have > (uint64_t)count / dims[a]
-                   ? (uint64_t)count + 1 : have * dims[a];
+    for (int i = 0; i < nd; i++)
+        have = dims[i] == 0 || have > (uint64_t)count / dims[i]
+                   ? (uint64_t)count + 1 : have * dims[i];
     shape_text(dims, NULL, nd, got, sizeof got);
     shape_text(NULL, want, nd, right, sizeof right);
     int kept = 0;
@@ -81,9 +81,11 @@ static int wrong_shape(hid_t d, const char *where, iohw_dtype yd,
         kept = 1;
     H5Eclear2(H5E_DEFAULT);
     iohw__h5_close(mt);
-    iohw_error_set(err, "%s: " IOHW_ANSWER_SHAPE_WORDS "%s where the case's y "
-                   "is %s (%s)%s", where, got, right, letters,
-                   kept ? "" : "; its values were not kept");
+    iohw_error_set(err, "%s: axis %d (%c) has %llu elements, the case's y "
+                   "%lld: " IOHW_ANSWER_SHAPE_WORDS "%s where the case's y is "
+                   "%s (%s)%s", where, a, letters[a],
+                   (unsigned long long)dims[a], (long long)want[a], got, right,
+                   letters, kept ? "" : "; its values were not kept");
     return 2;
 }
 
@@ -152,8 +154,8 @@ static int read_part(hid_t d, const char *where, const iohw_problem *p,
     for (int a = 0; a < nd; a++)
         if ((int64_t)dims[a] != want[a]) {
             if (part->what == PART_Y) {
-                rc = wrong_shape(d, where, yd, dims, nd, want, letters, count,
-                                 buf, err);
+                rc = wrong_shape(d, where, yd, dims, nd, a, want, letters,
+                                 count, buf, err);
                 goto done;
             }
             iohw_error_set(err, "%s: axis %d (%c) has %llu elements; %s has "

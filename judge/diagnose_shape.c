@@ -386,7 +386,6 @@ int iohw_diagnose_shape(const iohw_case *c, const void *y,
     if (buf == NULL || n == 0 || c == NULL || c->p.direction != IOHW_DIR_FWD ||
         iohw_problem_is_quant(&c->p) || ndim < 0 || ndim > IOHW_LAYOUT_MAX_DIMS)
         return IOHW_SHAPE_NONE;
-    const int64_t ycount = iohw_problem_y_count(&c->p);
     if (ndim == 0) {
         if (y == NULL || (head = written_head(c, y, sentinel_bits)) < 1)
             return IOHW_SHAPE_NONE;
@@ -394,7 +393,7 @@ int iohw_diagnose_shape(const iohw_case *c, const void *y,
     } else {
         have = 1;
         for (int i = 0; i < ndim && have >= 0; i++)
-            have = dims[i] < 1 || dims[i] > ycount || have > ycount / dims[i]
+            have = dims[i] < 1 || have > IOHW_MAX_ELEMENTS / dims[i]
                        ? -1 : have * dims[i];
         if (y == NULL)
             have = -1;

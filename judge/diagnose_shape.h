@@ -48,8 +48,8 @@ enum {
  * it is unknown, and then the output is y's leading elements before a
  * tail still holding the harness's sentinel (sentinel_bits, or, NULL, the
  * signalling NaN y's last element holds), and only a proven misreading
- * is named.  y holds the returned values densely (data layout order of
- * the returned shape) when their count is at most the case's y count; y
+ * is named.  y (when not NULL) holds the returned values densely, in the
+ * data layout's order of the returned shape (all of dims' elements); y
  * NULL: the shape alone.  c needs its inputs. */
 int iohw_diagnose_shape(const iohw_case *c, const void *y,
                         const void *sentinel_bits, const int64_t *dims,

@@ -190,7 +190,8 @@ static int run_replying(const char *reply_desc, char *msg, size_t n)
 }
 
 /* A reply that is not the case's y is an error naming y and what is
- * wrong, never read into the harness's y. */
+ * wrong (a y of another shape is kept for the shape diagnosis only,
+ * specification section 3.5). */
 Test(exec_quant, a_reply_of_the_wrong_type_or_length_is_an_error_naming_it)
 {
     static const struct {

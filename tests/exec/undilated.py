@@ -1,0 +1,117 @@
+#!/usr/bin/python3
+"""A library that ignores the dilation, behind the exec protocol
+(docs/EXEC_PROTOCOL.md), for tests/test_exec_shape.c: it computes the
+forward transposed convolution with dilation 1 on every axis and returns
+that problem's own, smaller, output (4x4 where 5x5 is right).  The sums
+are plain numpy loops (float64, rounded once to f32), independent of the
+oracle:
+
+    y[n, g*Mg + m, o] = bias[g*Mg + m]
+        + sum over c, k, i with i*S + k - P_begin = o of
+          x[n, g*Cg + c, i] * w[g*Cg + c, m, k]
+
+on the output of extent (L - 1)*S - P_begin - P_end + (K - 1) + 1 + op.
+
+    undilated.py [--big] --describe | [--supports] IN.h5 OUT.h5
+
+Only f32 in the layouts NC+spatial and IO+spatial; anything else is
+refused.  --big returns a y of one more element per spatial axis than the
+problem's (too large to keep: the shape alone is diagnosed).
+"""
+import itertools
+import sys
+
+import h5py
+import numpy as np
+
+SPATIAL = {1: "W", 2: "HW", 3: "DHW"}
+
+
+def text(v):
+    if hasattr(v, "item"):
+        v = v.item()
+    return v.decode("ascii") if isinstance(v, bytes) else str(v)
+
+
+def undilated(g):
+    a = g.attrs
+    R = int(a["rank"])
+    G = int(a["groups"])
+    ci, co = int(a["in_channels"]), int(a["out_channels"])
+    L = [int(v) for v in a["in_size"]]
+    K = [int(v) for v in a["kernel"]]
+    S = [int(v) for v in a["stride"]]
+    PB = [int(v) for v in a["pad_begin"]]
+    PE = [int(v) for v in a["pad_end"]]
+    OP = [int(v) for v in a["output_padding"]]
+    O = [(L[r] - 1) * S[r] - PB[r] - PE[r] + K[r] + OP[r] for r in range(R)]
+    x = g["x"][()].astype(np.float64)
+    w = g["w"][()].astype(np.float64)
+    N = x.shape[0]
+    Cg, Mg = ci // G, co // G
+    y = np.zeros([N, co] + O)
+    if int(a["has_bias"]):
+        b = g["bias"][()].astype(np.float64)
+        for c in range(co):
+            y[:, c] += b[c]
+    for n, gi, c, m in itertools.product(range(N), range(G), range(Cg),
+                                         range(Mg)):
+        for i in itertools.product(*[range(v) for v in L]):
+            for k in itertools.product(*[range(v) for v in K]):
+                o = tuple(i[r] * S[r] + k[r] - PB[r] for r in range(R))
+                if all(0 <= o[r] < O[r] for r in range(R)):
+                    y[(n, gi * Mg + m) + o] += (x[(n, gi * Cg + c) + i] *
+                                                w[(gi * Cg + c, m) + k])
+    return y.astype(np.float32)
+
+
+def answer(big, query, in_path, out_path):
+    with h5py.File(in_path, "r") as f:
+        g = f["cases"][list(f["cases"].keys())[0]]
+        a = g.attrs
+        R = int(a["rank"])
+        ok = (text(a["dtype"]) == "f32" and
+              text(a["data_layout"]) == "NC" + SPATIAL[R] and
+              text(a["weight_layout"]) == "IO" + SPATIAL[R] and
+              int(a["direction"] if "direction" in a else 0) == 0)
+        if not ok:
+            with h5py.File(out_path, "w") as out:
+                out.attrs["unsupported"] = "undilated.py computes f32 in " \
+                    "NC+spatial and IO+spatial only"
+            return
+        if query:
+            h5py.File(out_path, "w").close()
+            return
+        if big:
+            y = np.ones([int(g["x"].shape[0]), int(a["out_channels"])] +
+                        [int(v) + 1 for v in a["out_size"]], np.float32)
+        else:
+            y = undilated(g)
+    with h5py.File(out_path, "w") as out:
+        out.create_dataset("y", data=y)
+
+
+def main(argv):
+    big = "--big" in argv
+    args = [v for v in argv[1:] if v != "--big"]
+    if args == ["--describe"]:
+        sys.stdout.write("name=undilated.py\nversion=numpy %s\n" %
+                         np.__version__)
+        return 0
+    query = bool(args) and args[0] == "--supports"
+    if query:
+        args = args[1:]
+    if len(args) != 2:
+        sys.stderr.write("usage: %s [--big] --describe | [--supports] IN.h5 "
+                         "OUT.h5\n" % argv[0])
+        return 2
+    try:
+        answer(big, query, args[0], args[1])
+    except Exception as e:  # reported on one line: the protocol's failure
+        sys.stderr.write("undilated.py: %s: %s\n" % (type(e).__name__, e))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
