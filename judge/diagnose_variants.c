@@ -294,15 +294,25 @@ static int pads_averaged(const iohw__dg_base *b, iohw__dg_variant *v)
 }
 
 /* Nothing cropped at the beginning: output position o shows full position
- * o (a 1x1 GEMM fast path that forgets the crop, OpenCV 4.6). */
+ * o (a 1x1 GEMM fast path that forgets the crop, OpenCV 4.6).  Tried only
+ * where no other crop-start misreading puts the same start on every axis
+ * (pads exchanged: pad_end; averaged; output_padding at the beginning;
+ * VALID under SAME), so that one output is not given two names for one
+ * placement. */
 static int pad_begin_ignored(const iohw__dg_base *b, iohw__dg_variant *v)
 {
-    int differs = 0;
+    const iohw_problem *p = b->p;
+    int differs = 0, as_exchanged = 1, as_averaged = 1, as_op = 1;
+    if (p->auto_pad == IOHW_AUTO_PAD_SAME_UPPER || p->auto_pad == IOHW_AUTO_PAD_SAME_LOWER)
+        return 0;
     for (int a = 0; a < b->rank; a++) {
         v->begin[a] = 0;
-        differs |= b->p->pad_begin[a] > 0;
+        differs |= p->pad_begin[a] > 0;
+        as_exchanged &= p->pad_end[a] == 0;
+        as_averaged &= (p->pad_begin[a] + p->pad_end[a]) / 2 == 0;
+        as_op &= p->pad_begin[a] == p->output_padding[a];
     }
-    return differs;
+    return differs && !as_exchanged && !as_averaged && !as_op;
 }
 
 static int op_dropped(const iohw__dg_base *b, iohw__dg_variant *v)
