@@ -16,7 +16,7 @@
  * terms_max terms: every partial sum is an integer of at most 2^p - 1,
  * hence exact, unless the sparse fallback was needed (then dw of a batch
  * of more than one may round: near, not exact).
- * The narrow fills (zeros, subnormal, ties, huge) are built around the
+ * The narrow fills (zeros, subnormal, ties, huge, accum16) are built around the
  * forward sum and have no backward form: a backward problem with one of
  * them is an error naming the fill.
  */

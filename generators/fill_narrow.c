@@ -1,6 +1,6 @@
 /*
  * generators/fill_narrow.c - the fills that corner narrow bugs: zeros,
- * subnormal, ties and huge.
+ * subnormal, ties, huge and accum16.
  *
  * Definition (canonical tensors x[N][C_in][L...], w[C_in][Mg][K...],
  * bias[C_out]; "group g" means its input channels g*Cg .. g*Cg+Cg-1):
@@ -36,7 +36,22 @@
  *              hw = emax - 1 - hx (emax = 15, 127, 127, 1023): products lie
  *              in [2^(emax-1), 2^(emax+1)), the terms of an element share
  *              one sign, and elements of two or more terms overflow the
- *              dtype in every summation order (to +Inf or -Inf).
+ *              dtype in every summation order (to +Inf or -Inf);
+ *   accum16    with s the smallest subnormal of f16 (of bf16 for a bf16 case)
+ *              and ex + ew = log2(s) - 3 (f16: -14 and -13; bf16: -68 and
+ *              -68): x = X * 2^ex with X drawn from {11, 19} (3 mod 8),
+ *              w = +-2^ew and bias = +-(1 to 4) * s, the sign that of the
+ *              output channel (+ for even ones, odd ones with an odd seed).  Every product is (X/8) * s,
+ *              a whole multiple of s plus 3/8 of s, and the terms of an
+ *              element share one sign.  Inputs are normal numbers and every
+ *              sum is exact in f32 and f64, so a correct backend returns
+ *              the sum rounded once; an accumulator of the 16-bit type holds
+ *              only multiples of s down there and loses 3/8 of s on every
+ *              product, in every order and with or without fused
+ *              multiply-adds.  An element of T products is off by 3T/8 * s
+ *              where specification section 3.3 allows about s/2 + (T+2) u eb
+ *              (bug-f16-accum: 5 to 10 times the tolerance for T of 8 to 32
+ *              in f16, 2 to 3 times in bf16).
  */
 #include "generators/fill_internal.h"
 
@@ -45,7 +60,7 @@
 
 #include "oracle/dtype.h"
 
-static const char *const NARROW[] = {"zeros", "subnormal", "ties", "huge", NULL};
+static const char *const NARROW[] = {"zeros", "subnormal", "ties", "huge", "accum16", NULL};
 
 int iohw__fill_is_narrow(const char *fill)
 {
@@ -160,6 +175,12 @@ static void fill_ties(iohw__fill *f)
         f->bias[j] = 0.0;
 }
 
+/* The output channel of canonical weight index j (w[C_in][Mg][K...]). */
+static int64_t weight_out_channel(const iohw__fill *f, int64_t j)
+{
+    return j / (f->Mg * f->K) / f->Cg * f->Mg + j / f->K % f->Mg;
+}
+
 static void fill_huge(iohw__fill *f)
 {
     iohw_rng r;
@@ -171,7 +192,7 @@ static void fill_huge(iohw__fill *f)
         f->x[j] = iohw_dtype_round(f->dt, ldexp(1.0 + iohw_rng_uniform(&r), hx));
     iohw_rng_seed(&r, iohw__fill_stream_seed(f->seed, IOHW__STREAM_W));
     for (int64_t j = 0; j < f->nw; j++) {
-        const int64_t co = j / (f->Mg * f->K) / f->Cg * f->Mg + j / f->K % f->Mg;
+        const int64_t co = weight_out_channel(f, j);
         const double v = iohw_dtype_round(f->dt, ldexp(1.0 + iohw_rng_uniform(&r), hw));
         f->w[j] = co % 2 == 0 ? v : -v;
     }
@@ -179,6 +200,29 @@ static void fill_huge(iohw__fill *f)
     for (int64_t j = 0; j < f->nb; j++) {
         const double v = iohw_dtype_round(f->dt, ldexp(1.0 + iohw_rng_uniform(&r), emax - 2));
         f->bias[j] = j % 2 == 0 ? v : -v;
+    }
+}
+
+static void fill_accum16(iohw__fill *f)
+{
+    iohw_rng r;
+    const iohw_dtype grid = f->dt == IOHW_BF16 ? IOHW_BF16 : IOHW_F16;
+    const double s = iohw__fill_smallest_subnormal(grid);
+    int e2;
+    frexp(s, &e2);                          /* s = 2^(e2 - 1) */
+    const int sum = e2 - 1 - 3;
+    const int ex = sum % 2 == 0 ? sum / 2 : (sum - 1) / 2, ew = sum - ex;
+    const int64_t odd = (int64_t)(f->seed & 1);
+
+    iohw_rng_seed(&r, iohw__fill_stream_seed(f->seed, IOHW__STREAM_X));
+    for (int64_t j = 0; j < f->nx; j++)
+        f->x[j] = ldexp(iohw_rng_range(&r, 0, 1) == 0 ? 11.0 : 19.0, ex);
+    for (int64_t j = 0; j < f->nw; j++)
+        f->w[j] = (weight_out_channel(f, j) + odd) % 2 == 0 ? ldexp(1.0, ew) : -ldexp(1.0, ew);
+    iohw_rng_seed(&r, iohw__fill_stream_seed(f->seed, IOHW__STREAM_BIAS));
+    for (int64_t j = 0; j < f->nb; j++) {
+        const double v = (double)iohw_rng_range(&r, 1, 4) * s;
+        f->bias[j] = (j + odd) % 2 == 0 ? v : -v;
     }
 }
 
@@ -194,6 +238,10 @@ int iohw__fill_narrow(iohw__fill *f, const char *fill, iohw_error *err)
     }
     if (strcmp(fill, "huge") == 0) {
         fill_huge(f);
+        return 0;
+    }
+    if (strcmp(fill, "accum16") == 0) {
+        fill_accum16(f);
         return 0;
     }
     return iohw_error_set(err, "fill: no generator for fill '%s'", fill);

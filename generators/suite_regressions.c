@@ -9,31 +9,13 @@
  * distinct values in every weight position (the fills guarantee that) make
  * flips and exchanges visible.  Dtypes: f32 (smoke), f32 and f64 (ci),
  * every dtype (full); entries with their own dt are planned once.
- *
- * bug-f16-accum: a correct f16 result is within (T+2)*u*err_bound of the
- * exact value for any summation order, so accumulating in f16 is caught
- * only where the 16-bit range is left: an element whose two products are
- * both far below f16's smallest normal (about 2^-19, where the tolerance
- * shrinks to half an ulp of 2^-24) and whose roundings to the subnormal
- * grid add up.  Those cases use the `range` fill (magnitudes from 2^-8 to
- * 2^6) and sums of two products over 8192 output elements, where about one
- * seed in ten has such an element; the seed is searched (deterministically,
- * from the seed the case would get, at most F16_TRIES seeds) until
- * accumulating in f16 puts at least F16_MIN_BAD elements past 5/4 of the
- * tolerance.
+
+ * bug-f16-accum is a narrow row (suite_narrow.c): it needs its own fill.
  */
 #include "generators/suite_internal.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-#include "generators/generators.h"
-#include "oracle/dtype.h"
-#include "oracle/problem.h"
-
-#define F16_TRIES 256
-#define F16_MIN_BAD 1
 
 typedef struct regression {
     const char *bug;
@@ -105,118 +87,8 @@ static const regression CORPUS[] = {
     {"bug-grouped-crash", "ci=17 co=17 g=17 in=5 k=3 s=2"},
     {"bug-grouped-crash", "ci=4 co=12 g=4 in=3x3 k=3x1 s=1x2 bias=1"},
     {"bug-grouped-crash", "ci=6 co=3 g=3 in=2x2x2 k=2x2x2 wl=GIODHW"},
-    /* f16 accumulated in f16 (seed searched, see above). */
-    {"bug-f16-accum", "ci=2 co=128 in=64 k=1 dt=f16 fill=range"},
-    {"bug-f16-accum", "ci=2 co=32 in=16x16 k=1x1 dt=f16 fill=range"},
 };
 #define NCORPUS (sizeof CORPUS / sizeof CORPUS[0])
-
-/* Half the spacing of f16 at v. */
-static double f16_half_ulp(double v)
-{
-    int e = -14;
-    if (v != 0.0 && isfinite(v)) {
-        int ex;
-        frexp(fabs(v), &ex);
-        e = ex - 1 > -14 ? ex - 1 : -14;
-    }
-    return ldexp(1.0, e - 11);
-}
-
-/* A problem's extents on three axes (missing leading axes of size 1). */
-typedef struct geometry {
-    int64_t L[3], K[3], O[3], S[3], D[3], P[3];
-    int64_t nL, nK;
-} geometry;
-
-static void geometry_of(const iohw_problem *p, geometry *g)
-{
-    const int R = (int)p->rank;
-    for (int j = 0; j < 3; j++) {
-        const int a = j - (3 - R);
-        g->L[j] = a < 0 ? 1 : p->in_size[a];
-        g->K[j] = a < 0 ? 1 : p->kernel[a];
-        g->O[j] = a < 0 ? 1 : p->out_size[a];
-        g->S[j] = a < 0 ? 1 : p->stride[a];
-        g->D[j] = a < 0 ? 1 : p->dilation[a];
-        g->P[j] = a < 0 ? 0 : p->pad_begin[a];
-    }
-    g->nL = g->L[0] * g->L[1] * g->L[2];
-    g->nK = g->K[0] * g->K[1] * g->K[2];
-}
-
-/* Output element (n, m, o) of an f16 case (default layouts, G = 1, no
- * bias) summed in f16: every product and every partial sum rounded. */
-static double f16_sum(const iohw_case *c, const geometry *g, int64_t n, int64_t m,
-                      const int64_t o[3])
-{
-    const iohw_problem *p = &c->p;
-    const int64_t C = p->in_channels, M = p->out_channels;
-    double acc = 0.0;
-
-    for (int64_t ch = 0; ch < C; ch++)
-        for (int64_t t = 0; t < g->nK; t++) {
-            const int64_t k[3] = {t / (g->K[1] * g->K[2]), t / g->K[2] % g->K[1], t % g->K[2]};
-            int64_t i[3], ok = 1;
-            for (int j = 0; j < 3; j++) {
-                const int64_t num = o[j] + g->P[j] - k[j] * g->D[j];
-                i[j] = num / g->S[j];
-                ok &= num >= 0 && num % g->S[j] == 0 && i[j] < g->L[j];
-            }
-            if (!ok)
-                continue;
-            const int64_t xi = (n * C + ch) * g->nL + (i[0] * g->L[1] + i[1]) * g->L[2] + i[2];
-            const int64_t wi = (ch * M + m) * g->nK + t;
-            const double prod = iohw_dtype_load(p->dtype, c->x, (size_t)xi)
-                                * iohw_dtype_load(p->dtype, c->w, (size_t)wi);
-            acc = iohw_dtype_round(p->dtype, acc + iohw_dtype_round(p->dtype, prod));
-        }
-    return acc;
-}
-
-/* Elements of such a case that summing in f16 puts past 5/4 of the
- * tolerance. */
-static int64_t f16_bad_elements(const iohw_case *c)
-{
-    const iohw_problem *p = &c->p;
-    const double u = iohw_dtype_unit_roundoff(p->dtype);
-    const double scale = (double)(c->terms_max + 2) * u;
-    geometry g;
-    int64_t bad = 0, at = 0;
-
-    geometry_of(p, &g);
-    for (int64_t n = 0; n < p->batch; n++)
-        for (int64_t m = 0; m < p->out_channels; m++)
-            for (int64_t o0 = 0; o0 < g.O[0]; o0++)
-                for (int64_t o1 = 0; o1 < g.O[1]; o1++)
-                    for (int64_t o2 = 0; o2 < g.O[2]; o2++, at++) {
-                        const int64_t o[3] = {o0, o1, o2};
-                        const double acc = f16_sum(c, &g, n, m, o);
-                        const double e = c->y_f64[at];
-                        const double s = iohw_dtype_load(p->dtype, c->y, (size_t)at);
-                        const double tol = scale * c->err_bound[at] + f16_half_ulp(s);
-                        bad += fabs(acc - e) > 1.25 * tol;
-                    }
-    return bad;
-}
-
-/* Finds the first seed, from d's, whose case breaks f16 accumulation. */
-static int search_f16_seed(iohw_desc *d, iohw_error *err)
-{
-    const uint64_t first = d->seed;
-    for (int k = 0; k < F16_TRIES; k++) {
-        iohw_case c;
-        d->seed = first + (uint64_t)k * UINT64_C(100000000);
-        if (iohw_make_case(d, "probe", NULL, 1, &c, err) != 0)
-            return -1;
-        int64_t bad = f16_bad_elements(&c);
-        iohw_case_free(&c);
-        if (bad >= F16_MIN_BAD)
-            return 0;
-    }
-    d->seed = first;
-    return 0;
-}
 
 int iohw__plan_regressions(iohw_plan *plan, const iohw__profile *pr,
                            iohw_error *err)
@@ -233,14 +105,7 @@ int iohw__plan_regressions(iohw_plan *plan, const iohw__profile *pr,
             if (iohw__desc_from(CORPUS[i].desc, own_dtype ? 0 : iohw__dtypes[t], fill, &d,
                                 err) != 0)
                 return -1;
-            int keep = 0;
-            if (strcmp(CORPUS[i].bug, "bug-f16-accum") == 0) {
-                d.seed = iohw__plan_next_seed(plan, IOHW__CAT_REGRESSIONS);
-                if (search_f16_seed(&d, err) != 0)
-                    return -1;
-                keep = 1;
-            }
-            if (iohw__plan_add(plan, IOHW__CAT_REGRESSIONS, &d, tags, keep, err) != 0)
+            if (iohw__plan_add(plan, IOHW__CAT_REGRESSIONS, &d, tags, 0, err) != 0)
                 return -1;
         }
     }

@@ -118,7 +118,11 @@ int iohw__plan_fills(iohw_plan *plan, const iohw__profile *pr,
     const char *const *fills = iohw_fill_names();
     int64_t n = 0;
 
-    for (int k = 0; fills[k] != NULL; k++)
+    for (int k = 0; fills[k] != NULL; k++) {
+        /* accum16 is designed for one bug and has its own rows
+         * (suite_narrow.c). */
+        if (strcmp(fills[k], "accum16") == 0)
+            continue;
         for (int t = 0; t < 4; t++)
             for (int r = 0; r < pr->fills_ranks; r++)
                 for (int s = 0; s < pr->fills_seeds; s++, n++) {
@@ -128,5 +132,6 @@ int iohw__plan_fills(iohw_plan *plan, const iohw__profile *pr,
                                  fills[k], "fills", err) != 0)
                         return -1;
                 }
+    }
     return 0;
 }

@@ -213,10 +213,10 @@ static int run_core(const iohw__dg_variant *v, const iohw_problem *q,
     *yq = malloc((size_t)nq * sizeof **yq);
     *eq = malloc((size_t)nq * sizeof **eq);
     if (*yq != NULL && *eq != NULL &&
-        (v->skip_zero ? iohw__dg_conv_skip_zero(q, v->skip_zero, v->x, v->w, *yq, *eq)
-                      : iohw_conv_transpose_ref(q, v->x, v->w, NULL,
-                                                q->dtype == IOHW_F64, 1, *yq,
-                                                *eq, NULL)) == 0)
+        (v->skip_zero || v->accum
+             ? iohw__dg_conv_terms(q, v->skip_zero, v->accum, v->x, v->w, *yq, *eq)
+             : iohw_conv_transpose_ref(q, v->x, v->w, NULL, q->dtype == IOHW_F64, 1,
+                                       *yq, *eq, NULL)) == 0)
         return 0;
     free(*yq);
     free(*eq);

@@ -62,6 +62,9 @@ typedef struct iohw__dg_variant {
     int skip_zero;                /* IOHW__DG_SKIP_*: products whose x,
                                      w or either is zero are skipped
                                      (iohw__dg_conv_skip_zero); 0: none */
+    int accum;                    /* 1: every product and every partial sum
+                                     rounded to the dtype
+                                     (iohw__dg_conv_terms); 0: exact */
 } iohw__dg_variant;
 
 /* Roundings of the result to the dtype (iohw__dg_variant.out_round). */
@@ -126,6 +129,16 @@ double iohw__dg_round(iohw_dtype dt, int mode, double v);
  * that does not validate. */
 int iohw__dg_conv_skip_zero(const iohw_problem *q, int skip, const double *x,
                             const double *w, double *y, double *eb);
+
+/* The same, and with accum set, the sum accumulated in q's dtype: every
+ * product rounded to it and added to an accumulator rounded to it, input
+ * channel by input channel (diagnose_numeric.c). */
+int iohw__dg_conv_terms(const iohw_problem *q, int skip, int accum, const double *x,
+                        const double *w, double *y, double *eb);
+
+/* "accumulated in f16" (or bf16): the case's 16-bit sum accumulated in
+ * the 16-bit type, tried where doing so fails the case (diagnose_accum.c). */
+int iohw__dg_accum16(const iohw__dg_base *b, iohw__dg_variant *v);
 
 /* The case's x memory read as if it were in data layout `layout`, or its w
  * memory read as if in weight layout `layout`: canonical doubles, malloc'd;

@@ -265,6 +265,12 @@ static int64_t reach(int64_t i, int64_t k, int64_t S, int64_t D, int64_t P,
 int iohw__dg_conv_skip_zero(const iohw_problem *q, int skip, const double *x,
                             const double *w, double *y, double *eb)
 {
+    return iohw__dg_conv_terms(q, skip, 0, x, w, y, eb);
+}
+
+int iohw__dg_conv_terms(const iohw_problem *q, int skip, int accum, const double *x,
+                        const double *w, double *y, double *eb)
+{
     const int R = (int)q->rank;
     int64_t L[3] = {1, 1, 1}, K[3] = {1, 1, 1}, O[3] = {1, 1, 1};
     int64_t S[3] = {1, 1, 1}, D[3] = {1, 1, 1}, P[3] = {0, 0, 0};
@@ -310,7 +316,10 @@ int iohw__dg_conv_skip_zero(const iohw_problem *q, int skip, const double *x,
                                             || ((skip & IOHW__DG_SKIP_W) && wp[ki] == 0);
                         if (skipped || o0 < 0 || o1 < 0 || o2 < 0)
                             continue;
-                        yp[(o0 * O[1] + o1) * O[2] + o2] += t;
+                        double *acc = &yp[(o0 * O[1] + o1) * O[2] + o2];
+                        *acc = accum ? iohw_dtype_round(q->dtype,
+                                                        *acc + iohw_dtype_round(q->dtype, t))
+                                     : *acc + t;
                         ep[(o0 * O[1] + o1) * O[2] + o2] += fabs(t);
                     }
             }

@@ -20,6 +20,7 @@
  *                              a stated convention misread, diagnose_conv.c
  *   pad begin and end exch.    the crop starts at pad_end
  *   pads averaged              the crop starts at floor((P- + P+) / 2)
+ *   pad_begin ignored          the crop starts at 0 (a 1x1 GEMM path)
  *   pad_begin on both sides    positions >= F - 2 P- + A: bias only
  *   padding applied to input   the crop starts at -P- * S (nothing cropped,
  *                              the input padded instead)
@@ -39,6 +40,8 @@
  *   subnormals flushed, output rounded by truncation or half away,
  *   overflow saturated, zero products skipped, x or w rounded to bf16:
  *                              the numeric faults, diagnose_numeric.c
+ *   sum accumulated in 16 bits every product and partial sum rounded to
+ *                              f16 or bf16, diagnose_accum.c
  *   all products dropped       only the bias (or zeros) everywhere
  */
 #include "judge/diagnose_internal.h"
@@ -290,6 +293,28 @@ static int pads_averaged(const iohw__dg_base *b, iohw__dg_variant *v)
     return differs;
 }
 
+/* Nothing cropped at the beginning: output position o shows full position
+ * o (a 1x1 GEMM fast path that forgets the crop, OpenCV 4.6).  Tried only
+ * where no other crop-start misreading puts the same start on every axis
+ * (pads exchanged: pad_end; averaged; output_padding at the beginning;
+ * VALID under SAME), so that one output is not given two names for one
+ * placement. */
+static int pad_begin_ignored(const iohw__dg_base *b, iohw__dg_variant *v)
+{
+    const iohw_problem *p = b->p;
+    int differs = 0, as_exchanged = 1, as_averaged = 1, as_op = 1;
+    if (p->auto_pad == IOHW_AUTO_PAD_SAME_UPPER || p->auto_pad == IOHW_AUTO_PAD_SAME_LOWER)
+        return 0;
+    for (int a = 0; a < b->rank; a++) {
+        v->begin[a] = 0;
+        differs |= p->pad_begin[a] > 0;
+        as_exchanged &= p->pad_end[a] == 0;
+        as_averaged &= (p->pad_begin[a] + p->pad_end[a]) / 2 == 0;
+        as_op &= p->pad_begin[a] == p->output_padding[a];
+    }
+    return differs && !as_exchanged && !as_averaged && !as_op;
+}
+
 static int op_dropped(const iohw__dg_base *b, iohw__dg_variant *v)
 {
     int differs = 0;
@@ -508,6 +533,10 @@ const iohw__dg_entry iohw__dg_table[] = {
      "your kernel rounds f32 inputs and weights to bf16 (AMX/AVX-512-BF16 path) before it multiplies"},
     {"all products dropped (bias only or zeros)", products_dropped,
      "your kernel computes no product at all: the output is the bias (or zeros)"},
+    {"pad_begin ignored (nothing cropped at the beginning)", pad_begin_ignored,
+     "your kernel stores output position o from full position o, not o+pad_begin (a 1x1 GEMM path that forgets the crop)"},
+    {"sum accumulated in the 16-bit type (f16 or bf16)", iohw__dg_accum16,
+     "your kernel keeps its running sum in f16 or bf16, so products below the smallest normal lose their low bits: accumulate in f32"},
 };
 
 const int iohw__dg_table_count = (int)(sizeof iohw__dg_table / sizeof iohw__dg_table[0]);

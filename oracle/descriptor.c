@@ -48,7 +48,7 @@ static const char *const KEY_NAMES[K_COUNT] = {
 
 static const char *const FILL_NAMES[] = {
     "exact", "normal", "uniform", "cancel", "range", "special",
-    "zeros", "subnormal", "ties", "huge", NULL
+    "zeros", "subnormal", "ties", "huge", "accum16", NULL
 };
 
 int iohw__desc_tok_error(iohw_error *err, const token *t, const char *fmt, ...)
@@ -389,7 +389,7 @@ static int parse_fill(const token tok[K_COUNT], const int seen[K_COUNT],
             !(iohw_fill_known(r->fill) || iohw_fill_recorded(r->fill)))
             return iohw__desc_tok_error(err, &tok[K_FILL], "unknown fill (exact, normal, "
                              "uniform, cancel, range, special, zeros, "
-                             "subnormal, ties, huge; quantized: qrandom; "
+                             "subnormal, ties, huge, accum16; quantized: qrandom; "
                              "written by iohw shrink: onehot)");
     }
     if (seen[K_SEED] && parse_seed(&tok[K_SEED], &r->seed, err) != 0)

@@ -391,6 +391,51 @@ Test(faults, f16_coarse_is_caught_by_underflow_and_overflow)
     iohw_backend_unload(&lb);
 }
 
+/* Runs a loaded f32 backend on a case whose x and w are given (no bias);
+ * its output into y (ny elements). */
+static void run_f32(const iohw_loaded_backend *lb, const char *desc, const float *x,
+                    const float *w, float *y, int64_t ny)
+{
+    iohw_case c;
+    make(desc, &c);
+    cr_assert_eq(iohw_problem_y_count(&c.p), ny, "%s", desc);
+    cr_assert_eq(lb->table->supports(lb->ctx, &c.p), IOHW_OK, "%s", desc);
+    cr_assert_eq(lb->table->run(lb->ctx, &c.p, x, w, NULL, y), IOHW_OK, "%s: %s", desc,
+                 iohw_backend_last_error(lb));
+    iohw_case_free(&c);
+}
+
+Test(faults, crop_1x1_ignores_pad_begin_on_a_1x1_stride_1_kernel)
+{
+    iohw_loaded_backend lb;
+    load("iohw_fault_crop_1x1", &lb);
+
+    /* 1-d: the uncropped output is 3 * x = 3 6 9 12 15; pad 2:1 keeps
+     * 9 12, the fault stores the first two positions, 3 6. */
+    const float x1[5] = {1, 2, 3, 4, 5}, w1[1] = {3};
+    float y1[2];
+    run_f32(&lb, "ci=1 co=1 in=5 k=1 pad=2:1", x1, w1, y1, 2);
+    cr_expect(y1[0] == 3.0f && y1[1] == 6.0f, "got %g %g, the bug gives 3 6 (right: 9 12)",
+              (double)y1[0], (double)y1[1]);
+
+    /* 2-d: x = 1..9 on a 3x3 grid, w = 1; pad 1:0 x 0:1 keeps rows 1-2
+     * and columns 0-1 (4 5 7 8); the fault keeps rows 0-1 (1 2 4 5). */
+    const float x2[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, w2[1] = {1};
+    float y2[4];
+    run_f32(&lb, "ci=1 co=1 in=3x3 k=1x1 pad=1:0x0:1", x2, w2, y2, 4);
+    const float want2[4] = {1, 2, 4, 5};
+    for (int i = 0; i < 4; i++)
+        cr_expect(y2[i] == want2[i], "y[%d] = %g, the bug gives %g", i, (double)y2[i],
+                  (double)want2[i]);
+
+    /* Other problems are computed correctly: no padding, a stride, a
+     * kernel of more than one tap. */
+    expect_pass(&lb, "ci=3 co=2 in=6 k=1 bias=1");
+    expect_pass(&lb, "ci=2 co=3 in=5x4 k=1x1 s=2x3 pad=1:0x2:1");
+    expect_pass(&lb, "ci=3 co=2 in=5x6 k=3x1 pad=1x1:2");
+    iohw_backend_unload(&lb);
+}
+
 Test(faults, claim_then_error_claims_rank_3_and_then_fails_it)
 {
     iohw_loaded_backend lb;

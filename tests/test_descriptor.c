@@ -400,19 +400,19 @@ Test(descriptor, format_problem_refuses_a_rank_out_of_range_or_no_problem)
                  -1);
 }
 
-Test(descriptor, fill_names_are_the_ten_known_fills)
+Test(descriptor, fill_names_are_the_eleven_known_fills)
 {
     const char *const want[] = {"exact", "normal", "uniform", "cancel",
                                 "range", "special", "zeros", "subnormal",
-                                "ties", "huge"};
+                                "ties", "huge", "accum16"};
     const char *const *names = iohw_fill_names();
     int i = 0;
     for (; names[i] != NULL; i++) {
-        cr_assert_lt(i, 10);
+        cr_assert_lt(i, 11);
         cr_expect_str_eq(names[i], want[i]);
         cr_expect(iohw_fill_known(want[i]));
     }
-    cr_expect_eq(i, 10);
+    cr_expect_eq(i, 11);
     cr_expect_not(iohw_fill_known("Normal"));
     cr_expect_not(iohw_fill_known(""));
     cr_expect_not(iohw_fill_known("zero"));
