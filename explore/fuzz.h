@@ -16,7 +16,15 @@
  * with the class's first failure (iohw_shrink_related), so one bug whose
  * cases also match other misreadings now and then is one class.  The first
  * failure of a class is shrunk (explore/shrink.h) and its minimal case
- * kept; later ones are counted.
+ * kept; later ones are counted.  A TIMEOUT or CRASH is run once more
+ * before it is shrunk: one that passes then is flaky (a loaded machine, a
+ * race), reported apart and not shrunk.
+ *
+ * Time (--time T): the fuzzer stops within a tenth of T.  Limits are
+ * checked between batches and between a shrink's candidates (the shrink
+ * keeps the smallest case found when the time is up); the last batches
+ * hold fewer cases as the time left falls below a full batch's measured
+ * time, so only one case's run (at most one timeout) may pass T.
  */
 #ifndef IOHW_FUZZ_H
 #define IOHW_FUZZ_H
@@ -32,6 +40,7 @@
 #define IOHW_FUZZ_TIME_S 600.0    /* default --time */
 #define IOHW_FUZZ_MAX_FAILURES 10 /* default --max-failures (classes) */
 #define IOHW_FUZZ_CLASSES_MAX 64  /* classes kept apart; later ones merge */
+#define IOHW_FUZZ_FLAKY_MAX 16    /* flaky cases kept for the report */
 
 typedef struct iohw_fuzz_options {
     const char *backend;
@@ -60,9 +69,20 @@ typedef struct iohw_fuzz_class {
     int shrunk_ok;               /* 0 when shrinking it failed */
 } iohw_fuzz_class;
 
+/* A TIMEOUT or CRASH that would have started a class is run again
+ * once before it is shrunk; when the second run is not bad, the case is
+ * flaky: reported as such, not shrunk, not a failure class. */
+typedef struct iohw_fuzz_flaky {
+    iohw_result first;           /* the TIMEOUT or CRASH */
+    iohw_result_status again;    /* the second run's status */
+} iohw_fuzz_flaky;
+
 typedef struct iohw_fuzz_report {
     int64_t cases;               /* cases run (drawn and selected) */
-    int64_t by_status[IOHW_RESULT_STATUS_COUNT];
+    int64_t by_status[IOHW_RESULT_STATUS_COUNT]; /* first runs' statuses
+                                    (flaky cases counted under the first) */
+    int64_t flaky;               /* flaky cases (see above) */
+    iohw_fuzz_flaky flaky_cases[IOHW_FUZZ_FLAKY_MAX]; /* the first ones */
     iohw_fuzz_class *classes;
     int nclasses;
     double seconds;
