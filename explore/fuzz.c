@@ -31,6 +31,7 @@ typedef struct fuzz {
     const iohw_fuzz_options *o;
     iohw_fuzz_report *out;
     iohw_filter *filter;
+    iohw_fuzz_bounds bounds;     /* what the filter fixes of the draws */
     iohw_rng rng;
     char batch[4200];
     int64_t drawn;
@@ -85,6 +86,50 @@ static int selected(const fuzz *z, const iohw_desc *d)
     return iohw_filter_match(z->filter, &c);
 }
 
+/* The message when no drawn problem passes the filter: the conditions
+ * whose removal lets draws through are named (each tried alone). */
+static int unsatisfiable(const fuzz *z, iohw_error *err)
+{
+    char named[1024] = "";
+    const char *expr = z->o->filter;
+    for (const char *s = expr; *s != '\0';) {
+        size_t len = strcspn(s, ",");
+        char rest[4096];
+        snprintf(rest, sizeof rest, "%.*s%s", (int)(s - expr), expr,
+                 s[len] == ',' ? s + len + 1 : "");
+        size_t n = strlen(rest);
+        if (n > 0 && rest[n - 1] == ',')
+            rest[n - 1] = '\0';
+        iohw_fuzz_bounds b;
+        iohw_filter *f = NULL;
+        int through = 0;
+        if (iohw_fuzz_bounds_parse(rest[0] ? rest : NULL, &b, NULL) == 0
+            && (rest[0] == '\0' || (f = iohw_filter_parse(rest, NULL)) != NULL)) {
+            fuzz probe = *z;
+            probe.filter = f;
+            iohw_rng_seed(&probe.rng, z->o->seed);
+            for (int i = 0; i < 200 && !through; i++) {
+                iohw_desc d;
+                if (iohw_fuzz_draw_within(&probe.rng, &b, &d) != 0)
+                    break;
+                through = selected(&probe, &d);
+            }
+        }
+        iohw_filter_free(f);
+        if (through) {
+            size_t m = strlen(named);
+            snprintf(named + m, sizeof named - m, "%s\"%.*s\"", m ? ", " : "",
+                     (int)len, s);
+        }
+        s += len + (s[len] == ',');
+    }
+    return iohw_error_set(err, "the filter '%s' selects none of %d drawn "
+                          "problems in a row: the fuzzer cannot draw what it "
+                          "asks%s%s", expr, FILTER_TRIES,
+                          named[0] ? "; without one of these conditions it can: " : "",
+                          named);
+}
+
 /* Draws and writes up to n cases to the batch file; returns how many, or
  * -1 with the reason. */
 static int write_batch(fuzz *z, int n, iohw_error *err)
@@ -96,16 +141,14 @@ static int write_batch(fuzz *z, int n, iohw_error *err)
         iohw_desc d;
         iohw_case c;
         char id[32];
-        int tries = 0;
+        int tries = 0, drew = 0;
         do {
-            iohw_fuzz_draw(&z->rng, &d);
+            drew = iohw_fuzz_draw_within(&z->rng, &z->bounds, &d) == 0;
             z->drawn++;
-        } while (!selected(z, &d) && ++tries < FILTER_TRIES);
-        if (tries == FILTER_TRIES) {
+        } while (drew && !selected(z, &d) && ++tries < FILTER_TRIES);
+        if (!drew || tries == FILTER_TRIES) {
             iohw_case_file_abandon(f);
-            return iohw_error_set(err, "the filter '%s' selects none of "
-                                  "%d drawn problems in a row", z->o->filter,
-                                  FILTER_TRIES);
+            return unsatisfiable(z, err);
         }
         snprintf(id, sizeof id, "fuzz.%06lld", (long long)z->drawn);
         if (iohw_make_case(&d, id, NULL, 1, &c, err) != 0) {
@@ -395,6 +438,10 @@ int iohw_fuzz(const iohw_fuzz_options *o, iohw_fuzz_report *out,
         return iohw_error_set(err, "%s: %s", o->out_dir, strerror(errno));
     if (o->filter != NULL && (z.filter = iohw_filter_parse(o->filter, err)) == NULL)
         return -1;
+    if (iohw_fuzz_bounds_parse(o->filter, &z.bounds, err) != 0) {
+        iohw_filter_free(z.filter);
+        return -1;
+    }
     out->classes = calloc(IOHW_FUZZ_CLASSES_MAX, sizeof *out->classes);
     if (out->classes == NULL) {
         iohw_filter_free(z.filter);

@@ -95,6 +95,48 @@ typedef struct iohw_fuzz_report {
  * fill and data seed.  Deterministic. */
 void iohw_fuzz_draw(iohw_rng *rng, iohw_desc *d);
 
+/* What a --filter fixes of the draws (specification section 7): the
+ * filter's conditions on rank, n, ci, co, g, the per-axis keys k s d pb pe
+ * op in (an upper bound and != hold on every axis, a lower bound on one
+ * axis at least, as the filter compares the largest), dt, fill, xl, wl and
+ * dir= fwd, fwd_d, fwd_b constrain what is drawn; the rest (out, tag, id,
+ * != on strings and dir) is checked on the drawn problem.  Ranges are
+ * [lo, hi] minus up to 8 excluded values. */
+#define IOHW_FUZZ_NE_MAX 8
+typedef struct iohw_fuzz_range {
+    int64_t lo, hi;
+    int64_t ne[IOHW_FUZZ_NE_MAX];
+    int nne;
+} iohw_fuzz_range;
+
+typedef struct iohw_fuzz_bounds {
+    iohw_fuzz_range num[5];      /* rank n ci co g */
+    iohw_fuzz_range axis[7];     /* k s d pb pe op in */
+    unsigned dtypes;             /* bit 1 << dtype of each dtype allowed */
+    unsigned fills;              /* bit i of each allowed fill of
+                                    iohw_fuzz_fills() */
+    char xl[8], wl[8];           /* a stated layout, or "" */
+    int bias;                    /* 0 or 1 when dir= fixes it, -1 */
+} iohw_fuzz_bounds;
+
+/* The fills the fuzzer draws, NULL-terminated. */
+const char *const *iohw_fuzz_fills(void);
+
+/* Bounds from a filter expression (NULL: none).  -1 with a message
+ * naming the condition when the filter is malformed or asks for what no
+ * drawn problem can be (dt=s8: the fuzzer draws float problems; dir=bwd;
+ * rank=4; k=0; an empty range). */
+int iohw_fuzz_bounds_parse(const char *filter, iohw_fuzz_bounds *b,
+                           iohw_error *err);
+/* 1 when v lies in range g. */
+int iohw_fuzz_range_holds(const iohw_fuzz_range *g, int64_t v);
+
+/* iohw_fuzz_draw inside the bounds (NULL: none); 0, or -1 when no draw
+ * in many tries fits them (the bounds contradict each other, as g=2 with
+ * ci=3, or the problems they allow are too large for a quick run). */
+int iohw_fuzz_draw_within(iohw_rng *rng, const iohw_fuzz_bounds *b,
+                          iohw_desc *d);
+
 /* Runs the fuzzer; 0 when it ran to a limit (whatever it found), -1 on an
  * error that stops it (backend cannot be loaded, DIR cannot be written,
  * bad filter). */
