@@ -249,7 +249,7 @@ static int plan_suite(const gen_options *o, iohw_plan *plan)
         return iohw_cli_usage("gen", "--profile: unknown profile '%s' (expected smoke, "
                               "ci, full or models)", o->profile);
     iohw_cli_claim cc;
-    if (iohw_cli_claim_learn(o->backend, &cc, &e) != 0) {
+    if (iohw_cli_claim_learn(o->backend, &cc, stderr, &e) != 0) {
         iohw_cli_error("gen: --for-backend: %s", e.msg);
         return IOHW_EXIT_USAGE;
     }
