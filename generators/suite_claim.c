@@ -12,13 +12,12 @@
  *                 accepted variant is cached by the row without its fill;
  *   witness       an accepted row; kept (up to WITNESS_MAX) as a base from
  *                 which rows for other values are repaired;
- *   budget        a value is looked for from WITNESS_TRY witnesses and
- *                 BASE_TRY covering-array rows, a pair of claimed values
- *                 from PAIR_WITNESS_TRY and PAIR_BASE_TRY (both values are
- *                 claimed already); the covering arrays inside the claim
- *                 weigh ARRAY_CANDIDATES candidates per row (each complete
- *                 candidate is asked): a smoke claim costs a few thousand
- *                 supports() calls (tests/test_claim_cost.c);
+ *   budget        a value or pair is looked for from WITNESS_TRY witnesses
+ *                 and BASE_TRY covering-array rows (fewer lose claimed
+ *                 pairs: tests/test_claim.c); the covering arrays inside
+ *                 the claim weigh ARRAY_CANDIDATES candidates per row (each
+ *                 complete candidate is asked): a smoke claim costs a few
+ *                 thousand supports() calls (tests/test_claim_cost.c);
  *   repair        a depth-first search over the factors in order, the fixed
  *                 values set, every other factor trying the base row's
  *                 value first and then the others in index order, pruned by
@@ -34,10 +33,8 @@
 
 #define F IOHW__NFACTORS
 #define WITNESS_MAX 64
-#define WITNESS_TRY 8
-#define BASE_TRY 8
-#define PAIR_WITNESS_TRY 4   /* for a pair of values, each already claimed */
-#define PAIR_BASE_TRY 2
+#define WITNESS_TRY 16
+#define BASE_TRY 24
 #define NODE_LIMIT 5000
 #define ARRAY_NODE_LIMIT 20000
 #define ARRAY_CANDIDATES 2
@@ -223,10 +220,8 @@ static int repair(const learner *L, const int *base, int *row, int f,
  * repaired from the witnesses, then from the covering-array rows. */
 static int find_witness(learner *L, int f, int a, int g, int b)
 {
-    const int wtry = g >= 0 ? PAIR_WITNESS_TRY : WITNESS_TRY;
-    const int btry = g >= 0 ? PAIR_BASE_TRY : BASE_TRY;
-    const int nwit = L->nwit < wtry ? L->nwit : wtry;
-    const int nbase = L->nbases < btry ? L->nbases : btry;
+    const int nwit = L->nwit < WITNESS_TRY ? L->nwit : WITNESS_TRY;
+    const int nbase = L->nbases < BASE_TRY ? L->nbases : BASE_TRY;
     for (int k = 0; k < nwit + nbase; k++) {
         const int *base = k < nwit ? L->wit[k] : L->bases[k - nwit];
         int row[F];
