@@ -30,7 +30,7 @@ typedef struct iohw_cli_claim {
  * (the answers are kept by problem); with progress set, a line every
  * IOHW_CLI_CLAIM_PROGRESS_S seconds says how many supports() calls were
  * made, as plain lines whether or not it is a terminal. */
-#define IOHW_CLI_CLAIM_PROGRESS_S 2.0
+#define IOHW_CLI_CLAIM_PROGRESS_S 10.0
 int iohw_cli_claim_learn(const char *backend, iohw_cli_claim *cc,
                          FILE *progress, iohw_error *err);
 /* iohw_plan_for_claim with the probe child answering. */
