@@ -50,7 +50,7 @@ typedef struct iohw_fuzz_options {
     int64_t max_cases;           /* stop after this many cases run; 0: none */
     int max_failures;            /* stop after this many failure classes;
                                     0: none */
-    const char *filter;          /* drawn problems outside it are skipped */
+    const char *filter;          /* what is drawn (iohw_fuzz_bounds below) */
     int jobs;                    /* workers per batch; 0: one per core */
     double timeout;              /* per backend call; 0: scaled default */
     int max_calls;               /* per shrink; 0: the shrink default */
