@@ -7,6 +7,7 @@
 #define IOHW_CLI_CLAIM_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "generators/claim.h"
 #include "generators/suite.h"
@@ -18,12 +19,20 @@ typedef struct iohw_cli_claim {
     iohw_probe probe;
     iohw_claim claim;
     iohw_error err;    /* the probe's last error */
+    void *memo;        /* the answers, by problem (claim.c) */
+    int64_t remembered; /* accepts() answered from the memo */
+    FILE *progress;    /* a line every few seconds while asking, or NULL */
+    double t0, shown;  /* when asking began, and the last line */
 } iohw_cli_claim;
 
 /* Starts the probe child and learns the claim; on failure nothing is left
- * to free.  Free with iohw_cli_claim_free. */
+ * to free.  Free with iohw_cli_claim_free.  Every problem is asked once
+ * (the answers are kept by problem); with progress set, a line every
+ * IOHW_CLI_CLAIM_PROGRESS_S seconds says how many supports() calls were
+ * made, as plain lines whether or not it is a terminal. */
+#define IOHW_CLI_CLAIM_PROGRESS_S 10.0
 int iohw_cli_claim_learn(const char *backend, iohw_cli_claim *cc,
-                         iohw_error *err);
+                         FILE *progress, iohw_error *err);
 /* iohw_plan_for_claim with the probe child answering. */
 int iohw_cli_claim_plan(iohw_cli_claim *cc, const char *profile, uint64_t seed,
                         iohw_plan *plan, iohw_error *err);

@@ -29,8 +29,10 @@ const char iohw_cli_fuzz_help[] =
     "does, and sorts the failures into classes: the same status and a\n"
     "diagnosis naming a misreading in common with the class's first failure.\n"
     "The first failure of each class is shrunk ('iohw help shrink'); later\n"
-    "ones are counted, so one bug is reported once.  The same seed draws the\n"
-    "same problems.\n"
+    "ones are counted, so one bug is reported once.  A TIMEOUT or CRASH is\n"
+    "run once more before it is shrunk: one that passes then is reported as\n"
+    "flaky (a loaded machine, a race), not shrunk and not a failure.  The\n"
+    "same seed draws the same problems.\n"
     "\n"
     "Writes DIR/regressions.h5 (the minimal case of each class, ids fuzz-001,\n"
     "..., a case file 'iohw run' takes) and DIR/report.txt (the counts, and\n"
@@ -43,14 +45,22 @@ const char iohw_cli_fuzz_help[] =
     "  -o, --output DIR    the output folder (required; made when missing)\n"
     "  --time T            stop after T: seconds, or with a unit s, m or h\n"
     "                      (default 10m; 0: no time limit).  Checked between\n"
-    "                      batches; a shrink under way finishes\n"
+    "                      batches and between a shrink's runs (a shrink\n"
+    "                      keeps the smallest case found by then); the last\n"
+    "                      batches are cut to the time left, so the run ends\n"
+    "                      within one case's run (one --timeout) of T\n"
     "  --cases N           stop after N cases run (default: no limit)\n"
     "  --max-failures N    stop after N failure classes (default "
     NUMBER(IOHW_FUZZ_MAX_FAILURES) "; 0: no\n"
     "                      limit)\n"
     "  --seed S            the seed of the draws (default 1)\n"
-    "  --filter EXPR       run only drawn problems the filter selects (the\n"
-    "                      expressions of 'iohw run --filter')\n"
+    "  --filter EXPR       draw only problems the filter selects (the\n"
+    "                      expressions of 'iohw run --filter'): rank, n, ci,\n"
+    "                      co, g, k, s, d, pb, pe, op, in, dt, fill, xl, wl and\n"
+    "                      dir=fwd* are drawn inside it, out, tag and id are\n"
+    "                      checked on each draw; a condition no drawn problem\n"
+    "                      can meet (dt=s8, dir=bwd, rank=4) is refused by name\n"
+    "                      (e.g. 'rank=2,dt=f32,k=1,s=1': 1x1 kernels)\n"
     "  --jobs N            worker processes per batch (default: one per core)\n"
     "  --timeout S         seconds per backend call (default: the scaled limit\n"
     "                      of 'iohw run')\n"
@@ -59,9 +69,9 @@ const char iohw_cli_fuzz_help[] =
     "  --quiet             no progress output\n"
     "  -h, --help          this text\n"
     "\n"
-    "Exit status: 0 when no case failed, 1 when some did, 2 on bad usage or\n"
-    "when the fuzzer cannot go on (the backend cannot be loaded, DIR cannot\n"
-    "be written).\n"
+    "Exit status: 0 when no case failed (flaky ones aside), 1 when some did,\n"
+    "2 on bad usage or when the fuzzer cannot go on (the backend cannot be\n"
+    "loaded, DIR cannot be written, a filter no drawn problem can satisfy).\n"
     "\n"
     "Example:\n"
     "  iohw fuzz --backend ./libmine.so --time 30m -o fuzz-out\n";
@@ -169,6 +179,7 @@ int iohw_cli_fuzz(int argc, char **argv)
     for (int s = 0; s < IOHW_RESULT_STATUS_COUNT; s++)
         if (iohw_result_status_bad((iohw_result_status)s))
             failed += r.by_status[s];
+    failed -= r.flaky;
     printf("fuzz: %lld cases run in %.1f s (stopped by the %s limit), %lld "
            "failed in %d class%s\n", (long long)r.cases, r.seconds, r.stopped_by,
            (long long)failed, r.nclasses, r.nclasses == 1 ? "" : "es");
@@ -177,6 +188,12 @@ int iohw_cli_fuzz(int argc, char **argv)
                (long long)r.classes[i].count, r.classes[i].count == 1 ? "" : "s",
                r.classes[i].shrunk_ok ? ", minimal: " : "",
                r.classes[i].shrunk_ok ? r.classes[i].shrunk.minimal_case.descriptor : "");
+    if (r.flaky > 0)
+        printf("flaky (passed when run again, not shrunk): %lld\n", (long long)r.flaky);
+    for (int64_t i = 0; i < r.flaky && i < IOHW_FUZZ_FLAKY_MAX; i++)
+        printf("  %s then %s: %s\n", iohw_result_status_name(r.flaky_cases[i].first.status),
+               iohw_result_status_name(r.flaky_cases[i].again),
+               r.flaky_cases[i].first.descriptor);
     if (r.regressions[0] != '\0')
         printf("minimal cases: %s\n", r.regressions);
     printf("report: %s\n", r.report);

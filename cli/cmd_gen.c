@@ -71,7 +71,9 @@ const char iohw_cli_gen_help[] =
     "UNSUPPORTED.  Prints the claim, how many of the plain profile's cases the\n"
     "backend claims and the claimed-pair coverage of both: of the pairs the\n"
     "backend claims, how many the suite holds.  A backend that claims nothing\n"
-    "is an error.  Ids are numbered anew (the models profile keeps its\n"
+    "is an error.  Each problem is asked once; while asking, a line on\n"
+    "stderr every 10 s gives the supports() calls so far (a few thousand for\n"
+    "smoke).  Ids are numbered anew (the models profile keeps its\n"
     "models.<network>.<layer>); the same backend, profile and seed write the\n"
     "same suite.\n"
     "Regression cases carry a tag bug-<name> (bug-io-swap, bug-no-flip, ...);\n"
@@ -249,7 +251,7 @@ static int plan_suite(const gen_options *o, iohw_plan *plan)
         return iohw_cli_usage("gen", "--profile: unknown profile '%s' (expected smoke, "
                               "ci, full or models)", o->profile);
     iohw_cli_claim cc;
-    if (iohw_cli_claim_learn(o->backend, &cc, &e) != 0) {
+    if (iohw_cli_claim_learn(o->backend, &cc, stderr, &e) != 0) {
         iohw_cli_error("gen: --for-backend: %s", e.msg);
         return IOHW_EXIT_USAGE;
     }

@@ -31,10 +31,13 @@ typedef struct fuzz {
     const iohw_fuzz_options *o;
     iohw_fuzz_report *out;
     iohw_filter *filter;
+    iohw_fuzz_bounds bounds;     /* what the filter fixes of the draws */
     iohw_rng rng;
     char batch[4200];
     int64_t drawn;
     double t0;
+    double run_s;                /* wall time of the batches run so far */
+    int64_t run_cases;           /* their cases */
 } fuzz;
 
 void iohw_fuzz_options_init(iohw_fuzz_options *o)
@@ -45,11 +48,17 @@ void iohw_fuzz_options_init(iohw_fuzz_options *o)
     o->max_failures = IOHW_FUZZ_MAX_FAILURES;
 }
 
+/* 1 when --time has run out. */
+static int time_up(const fuzz *z)
+{
+    return z->o->time_s > 0 && iohw_clock_s() - z->t0 >= z->o->time_s;
+}
+
 /* Why to stop, or NULL to go on. */
 static const char *limit_reached(const fuzz *z)
 {
     const iohw_fuzz_options *o = z->o;
-    if (o->time_s > 0 && iohw_clock_s() - z->t0 >= o->time_s)
+    if (time_up(z))
         return "time";
     if (o->max_cases > 0 && z->out->cases >= o->max_cases)
         return "cases";
@@ -77,6 +86,50 @@ static int selected(const fuzz *z, const iohw_desc *d)
     return iohw_filter_match(z->filter, &c);
 }
 
+/* The message when no drawn problem passes the filter: the conditions
+ * whose removal lets draws through are named (each tried alone). */
+static int unsatisfiable(const fuzz *z, iohw_error *err)
+{
+    char named[1024] = "";
+    const char *expr = z->o->filter;
+    for (const char *s = expr; *s != '\0';) {
+        size_t len = strcspn(s, ",");
+        char rest[4096];
+        snprintf(rest, sizeof rest, "%.*s%s", (int)(s - expr), expr,
+                 s[len] == ',' ? s + len + 1 : "");
+        size_t n = strlen(rest);
+        if (n > 0 && rest[n - 1] == ',')
+            rest[n - 1] = '\0';
+        iohw_fuzz_bounds b;
+        iohw_filter *f = NULL;
+        int through = 0;
+        if (iohw_fuzz_bounds_parse(rest[0] ? rest : NULL, &b, NULL) == 0
+            && (rest[0] == '\0' || (f = iohw_filter_parse(rest, NULL)) != NULL)) {
+            fuzz probe = *z;
+            probe.filter = f;
+            iohw_rng_seed(&probe.rng, z->o->seed);
+            for (int i = 0; i < 200 && !through; i++) {
+                iohw_desc d;
+                if (iohw_fuzz_draw_within(&probe.rng, &b, &d) != 0)
+                    break;
+                through = selected(&probe, &d);
+            }
+        }
+        iohw_filter_free(f);
+        if (through) {
+            size_t m = strlen(named);
+            snprintf(named + m, sizeof named - m, "%s\"%.*s\"", m ? ", " : "",
+                     (int)len, s);
+        }
+        s += len + (s[len] == ',');
+    }
+    return iohw_error_set(err, "the filter '%s' selects none of %d drawn "
+                          "problems in a row: the fuzzer cannot draw what it "
+                          "asks%s%s", expr, FILTER_TRIES,
+                          named[0] ? "; without one of these conditions it can: " : "",
+                          named);
+}
+
 /* Draws and writes up to n cases to the batch file; returns how many, or
  * -1 with the reason. */
 static int write_batch(fuzz *z, int n, iohw_error *err)
@@ -88,16 +141,14 @@ static int write_batch(fuzz *z, int n, iohw_error *err)
         iohw_desc d;
         iohw_case c;
         char id[32];
-        int tries = 0;
+        int tries = 0, drew = 0;
         do {
-            iohw_fuzz_draw(&z->rng, &d);
+            drew = iohw_fuzz_draw_within(&z->rng, &z->bounds, &d) == 0;
             z->drawn++;
-        } while (!selected(z, &d) && ++tries < FILTER_TRIES);
-        if (tries == FILTER_TRIES) {
+        } while (drew && !selected(z, &d) && ++tries < FILTER_TRIES);
+        if (!drew || tries == FILTER_TRIES) {
             iohw_case_file_abandon(f);
-            return iohw_error_set(err, "the filter '%s' selects none of "
-                                  "%d drawn problems in a row", z->o->filter,
-                                  FILTER_TRIES);
+            return unsatisfiable(z, err);
         }
         snprintf(id, sizeof id, "fuzz.%06lld", (long long)z->drawn);
         if (iohw_make_case(&d, id, NULL, 1, &c, err) != 0) {
@@ -121,8 +172,56 @@ static void class_key(const iohw_result *r, char *key, size_t n)
              r->diagnosis[0] != '\0' ? ": " : "", r->diagnosis);
 }
 
+/* The run options of the fuzzer's batches and re-runs. */
+static void run_options(const fuzz *z, iohw_run_options *ro)
+{
+    iohw_run_options_init(ro);
+    ro->backend = z->o->backend;
+    ro->jobs = z->o->jobs;
+    ro->progress = IOHW_PROGRESS_NONE;
+    ro->breaker = 0;
+    if (z->o->timeout > 0)
+        ro->timeout = z->o->timeout, ro->timeout_scaled = 0;
+}
+
+/* Runs case r again (the batch file still holds it); 1 when the second run
+ * is not bad (r is flaky), 0 when it is bad again or cannot be run. */
+static int flaky(const fuzz *z, const iohw_result *r)
+{
+    iohw_run_options ro;
+    iohw_run_results res;
+    iohw_error err = {{0}};
+    char filter[sizeof r->case_id + 8];
+    const char *inputs[1] = {r->file};
+    run_options(z, &ro);
+    snprintf(filter, sizeof filter, "id=%s", r->case_id);
+    ro.inputs = inputs;
+    ro.ninputs = 1;
+    ro.filter = filter;
+    ro.jobs = 1;
+    if (iohw_run(&ro, &res, &err) != 0)
+        return 0;
+    int again = res.count == 1 && !iohw_result_status_bad(res.items[0].status);
+    if (again) {
+        iohw_fuzz_report *out = z->out;
+        if (out->flaky < IOHW_FUZZ_FLAKY_MAX) {
+            out->flaky_cases[out->flaky].first = *r;
+            out->flaky_cases[out->flaky].again = res.items[0].status;
+        }
+        out->flaky++;
+        if (z->o->progress != NULL)
+            fprintf(z->o->progress, "fuzz: flaky %s on %s: %s when run again "
+                    "(not shrunk)\n      %s\n", iohw_result_status_name(r->status),
+                    r->case_id, iohw_result_status_name(res.items[0].status),
+                    r->descriptor);
+    }
+    iohw_run_results_free(&res);
+    return again;
+}
+
 /* Counts a bad result in its class; shrinks the first of a class (a shrink
- * that fails leaves the class without a minimal case, noted). */
+ * that fails leaves the class without a minimal case, noted).  A TIMEOUT
+ * or CRASH is run again first: when it is flaky it starts no class. */
 static void add_failure(fuzz *z, const iohw_result *r)
 {
     iohw_fuzz_report *out = z->out;
@@ -137,6 +236,9 @@ static void add_failure(fuzz *z, const iohw_result *r)
     if (out->nclasses >= IOHW_FUZZ_CLASSES_MAX ||
         (z->o->max_failures > 0 && out->nclasses >= z->o->max_failures))
         return;
+    if ((r->status == IOHW_RESULT_TIMEOUT || r->status == IOHW_RESULT_CRASH)
+        && flaky(z, r))
+        return;
     iohw_fuzz_class *c = &out->classes[out->nclasses++];
     memset(c, 0, sizeof *c);
     snprintf(c->key, sizeof c->key, "%s", key);
@@ -147,6 +249,8 @@ static void add_failure(fuzz *z, const iohw_result *r)
     so.backend = z->o->backend;
     so.timeout = z->o->timeout;
     so.tmpdir = z->o->out_dir;
+    if (z->o->time_s > 0)
+        so.deadline = z->t0 + z->o->time_s;
     if (z->o->max_calls > 0)
         so.max_calls = z->o->max_calls;
     iohw_error err = {{0}};
@@ -163,9 +267,9 @@ static void add_failure(fuzz *z, const iohw_result *r)
              "fuzz-%03d", out->nclasses);
     if (z->o->progress != NULL)
         fprintf(z->o->progress, "fuzz: new failure %s\n      shrunk to %s "
-                "(%d steps, %d backend runs)\n", key,
+                "(%d steps, %d backend runs%s)\n", key,
                 c->shrunk.minimal_case.descriptor, c->shrunk.steps,
-                c->shrunk.calls);
+                c->shrunk.calls, time_up(z) ? "; stopped by the time limit" : "");
 }
 
 static void show_progress(const fuzz *z)
@@ -185,6 +289,8 @@ static void show_progress(const fuzz *z)
     }
     fprintf(f, "), %d failure class%s", out->nclasses,
             out->nclasses == 1 ? "" : "es");
+    if (out->flaky > 0)
+        fprintf(f, ", %lld flaky", (long long)out->flaky);
     if (z->o->time_s > 0) {
         double left = z->o->time_s - (iohw_clock_s() - z->t0);
         fprintf(f, ", %.0f s left", left > 0 ? left : 0.0);
@@ -193,28 +299,41 @@ static void show_progress(const fuzz *z)
     fflush(f);
 }
 
-/* One batch: draw, run, classify. */
-static int one_batch(fuzz *z, iohw_error *err)
+/* The cases of the next batch: IOHW_FUZZ_BATCH, fewer when --cases is
+ * near or when the time left is below a full batch's time at the measured
+ * seconds per case (at least one). */
+static int batch_size(const fuzz *z)
 {
     int n = IOHW_FUZZ_BATCH;
     if (z->o->max_cases > 0 && z->o->max_cases - z->out->cases < n)
         n = (int)(z->o->max_cases - z->out->cases);
+    if (z->o->time_s > 0 && z->run_cases > 0 && z->run_s > 0) {
+        const double per_case = z->run_s / (double)z->run_cases;
+        const double left = z->o->time_s - (iohw_clock_s() - z->t0);
+        const double fit = left / per_case;
+        if (fit < n)
+            n = fit >= 1 ? (int)fit : 1;
+    }
+    return n;
+}
+
+/* One batch: draw, run, classify. */
+static int one_batch(fuzz *z, iohw_error *err)
+{
+    int n = batch_size(z);
     if (write_batch(z, n, err) < 0)
         return -1;
     iohw_run_options ro;
     iohw_run_results res;
     const char *inputs[1] = {z->batch};
-    iohw_run_options_init(&ro);
-    ro.backend = z->o->backend;
+    run_options(z, &ro);
     ro.inputs = inputs;
     ro.ninputs = 1;
-    ro.jobs = z->o->jobs;
-    ro.progress = -1;
-    ro.breaker = 0;
-    if (z->o->timeout > 0)
-        ro.timeout = z->o->timeout, ro.timeout_scaled = 0;
+    const double t = iohw_clock_s();
     if (iohw_run(&ro, &res, err) != 0)
         return -1;
+    z->run_s += iohw_clock_s() - t;
+    z->run_cases += res.count;
     for (int64_t i = 0; i < res.count; i++) {
         const iohw_result *r = &res.items[i];
         z->out->cases++;
@@ -266,6 +385,22 @@ static void report_class(const fuzz *z, int i, FILE *f)
         fprintf(f, "   __REPRO: %s\n", repro);
 }
 
+/* The flaky cases: not failures, listed so that they can be looked at. */
+static void report_flaky(const fuzz *z, FILE *f)
+{
+    const iohw_fuzz_report *out = z->out;
+    if (out->flaky == 0)
+        return;
+    fprintf(f, "\nflaky (a TIMEOUT or CRASH that did not happen when run "
+            "again; not shrunk, not a failure class): %lld\n",
+            (long long)out->flaky);
+    for (int64_t i = 0; i < out->flaky && i < IOHW_FUZZ_FLAKY_MAX; i++) {
+        const iohw_fuzz_flaky *k = &out->flaky_cases[i];
+        fprintf(f, "  %s then %s: %s\n", iohw_result_status_name(k->first.status),
+                iohw_result_status_name(k->again), k->first.descriptor);
+    }
+}
+
 static int write_report(const fuzz *z, iohw_error *err)
 {
     iohw_fuzz_report *out = z->out;
@@ -285,6 +420,7 @@ static int write_report(const fuzz *z, iohw_error *err)
     fprintf(f, "failure classes: %d\n", out->nclasses);
     for (int i = 0; i < out->nclasses; i++)
         report_class(z, i, f);
+    report_flaky(z, f);
     return iohw_atomic_fclose(f, 1, tmp, out->report, err);
 }
 
@@ -302,6 +438,10 @@ int iohw_fuzz(const iohw_fuzz_options *o, iohw_fuzz_report *out,
         return iohw_error_set(err, "%s: %s", o->out_dir, strerror(errno));
     if (o->filter != NULL && (z.filter = iohw_filter_parse(o->filter, err)) == NULL)
         return -1;
+    if (iohw_fuzz_bounds_parse(o->filter, &z.bounds, err) != 0) {
+        iohw_filter_free(z.filter);
+        return -1;
+    }
     out->classes = calloc(IOHW_FUZZ_CLASSES_MAX, sizeof *out->classes);
     if (out->classes == NULL) {
         iohw_filter_free(z.filter);

@@ -16,7 +16,15 @@
  * with the class's first failure (iohw_shrink_related), so one bug whose
  * cases also match other misreadings now and then is one class.  The first
  * failure of a class is shrunk (explore/shrink.h) and its minimal case
- * kept; later ones are counted.
+ * kept; later ones are counted.  A TIMEOUT or CRASH is run once more
+ * before it is shrunk: one that passes then is flaky (a loaded machine, a
+ * race), reported apart and not shrunk.
+ *
+ * Time (--time T): the fuzzer stops within a tenth of T.  Limits are
+ * checked between batches and between a shrink's candidates (the shrink
+ * keeps the smallest case found when the time is up); the last batches
+ * hold fewer cases as the time left falls below a full batch's measured
+ * time, so only one case's run (at most one timeout) may pass T.
  */
 #ifndef IOHW_FUZZ_H
 #define IOHW_FUZZ_H
@@ -32,6 +40,7 @@
 #define IOHW_FUZZ_TIME_S 600.0    /* default --time */
 #define IOHW_FUZZ_MAX_FAILURES 10 /* default --max-failures (classes) */
 #define IOHW_FUZZ_CLASSES_MAX 64  /* classes kept apart; later ones merge */
+#define IOHW_FUZZ_FLAKY_MAX 16    /* flaky cases kept for the report */
 
 typedef struct iohw_fuzz_options {
     const char *backend;
@@ -41,7 +50,7 @@ typedef struct iohw_fuzz_options {
     int64_t max_cases;           /* stop after this many cases run; 0: none */
     int max_failures;            /* stop after this many failure classes;
                                     0: none */
-    const char *filter;          /* drawn problems outside it are skipped */
+    const char *filter;          /* what is drawn (iohw_fuzz_bounds below) */
     int jobs;                    /* workers per batch; 0: one per core */
     double timeout;              /* per backend call; 0: scaled default */
     int max_calls;               /* per shrink; 0: the shrink default */
@@ -60,9 +69,20 @@ typedef struct iohw_fuzz_class {
     int shrunk_ok;               /* 0 when shrinking it failed */
 } iohw_fuzz_class;
 
+/* A TIMEOUT or CRASH that would have started a class is run again
+ * once before it is shrunk; when the second run is not bad, the case is
+ * flaky: reported as such, not shrunk, not a failure class. */
+typedef struct iohw_fuzz_flaky {
+    iohw_result first;           /* the TIMEOUT or CRASH */
+    iohw_result_status again;    /* the second run's status */
+} iohw_fuzz_flaky;
+
 typedef struct iohw_fuzz_report {
     int64_t cases;               /* cases run (drawn and selected) */
-    int64_t by_status[IOHW_RESULT_STATUS_COUNT];
+    int64_t by_status[IOHW_RESULT_STATUS_COUNT]; /* first runs' statuses
+                                    (flaky cases counted under the first) */
+    int64_t flaky;               /* flaky cases (see above) */
+    iohw_fuzz_flaky flaky_cases[IOHW_FUZZ_FLAKY_MAX]; /* the first ones */
     iohw_fuzz_class *classes;
     int nclasses;
     double seconds;
@@ -74,6 +94,48 @@ typedef struct iohw_fuzz_report {
 /* Draws the next problem of rng's stream: a valid, finished problem, its
  * fill and data seed.  Deterministic. */
 void iohw_fuzz_draw(iohw_rng *rng, iohw_desc *d);
+
+/* What a --filter fixes of the draws (specification section 7): the
+ * filter's conditions on rank, n, ci, co, g, the per-axis keys k s d pb pe
+ * op in (an upper bound and != hold on every axis, a lower bound on one
+ * axis at least, as the filter compares the largest), dt, fill, xl, wl and
+ * dir= fwd, fwd_d, fwd_b constrain what is drawn; the rest (out, tag, id,
+ * != on strings and dir) is checked on the drawn problem.  Ranges are
+ * [lo, hi] minus up to 8 excluded values. */
+#define IOHW_FUZZ_NE_MAX 8
+typedef struct iohw_fuzz_range {
+    int64_t lo, hi;
+    int64_t ne[IOHW_FUZZ_NE_MAX];
+    int nne;
+} iohw_fuzz_range;
+
+typedef struct iohw_fuzz_bounds {
+    iohw_fuzz_range num[5];      /* rank n ci co g */
+    iohw_fuzz_range axis[7];     /* k s d pb pe op in */
+    unsigned dtypes;             /* bit 1 << dtype of each dtype allowed */
+    unsigned fills;              /* bit i of each allowed fill of
+                                    iohw_fuzz_fills() */
+    char xl[8], wl[8];           /* a stated layout, or "" */
+    int bias;                    /* 0 or 1 when dir= fixes it, -1 */
+} iohw_fuzz_bounds;
+
+/* The fills the fuzzer draws, NULL-terminated. */
+const char *const *iohw_fuzz_fills(void);
+
+/* Bounds from a filter expression (NULL: none).  -1 with a message
+ * naming the condition when the filter is malformed or asks for what no
+ * drawn problem can be (dt=s8: the fuzzer draws float problems; dir=bwd;
+ * rank=4; k=0; an empty range). */
+int iohw_fuzz_bounds_parse(const char *filter, iohw_fuzz_bounds *b,
+                           iohw_error *err);
+/* 1 when v lies in range g. */
+int iohw_fuzz_range_holds(const iohw_fuzz_range *g, int64_t v);
+
+/* iohw_fuzz_draw inside the bounds (NULL: none); 0, or -1 when no draw
+ * in many tries fits them (the bounds contradict each other, as g=2 with
+ * ci=3, or the problems they allow are too large for a quick run). */
+int iohw_fuzz_draw_within(iohw_rng *rng, const iohw_fuzz_bounds *b,
+                          iohw_desc *d);
 
 /* Runs the fuzzer; 0 when it ran to a limit (whatever it found), -1 on an
  * error that stops it (backend cannot be loaded, DIR cannot be written,

@@ -213,7 +213,8 @@ static int try_state(search *s, const state *st, const char *what,
     iohw_case c;
     iohw_result r;
     char key[IOHW_DESC_MAX + 64];
-    if (s->out->calls >= s->max_calls) {
+    if (s->out->calls >= s->max_calls
+        || (s->o->deadline > 0 && iohw_clock_s() >= s->o->deadline)) {
         s->out->budget_hit = 1;
         return 2;
     }

@@ -43,6 +43,9 @@ typedef struct iohw_shrink_options {
     const char *tmpdir;         /* for the candidates' case files; NULL:
                                    $TMPDIR or /tmp */
     FILE *log;                  /* each kept step as it is taken, or NULL */
+    double deadline;            /* iohw_clock_s() value after which no more
+                                   candidate is run (the minimal case found
+                                   so far is kept, budget_hit set); 0: none */
 } iohw_shrink_options;
 
 /* Sets the defaults above (every member 0 or NULL but the bounds). */
@@ -57,7 +60,8 @@ typedef struct iohw_shrink_result {
                                    iohw_case_free */
     int steps;                  /* reductions kept */
     int calls;                  /* backend runs, the original's included */
-    int budget_hit;             /* 1 when max_calls stopped the search */
+    int budget_hit;             /* 1 when max_calls or the deadline stopped
+                                   the search */
     double seconds;             /* wall time of the whole shrink */
 } iohw_shrink_result;
 

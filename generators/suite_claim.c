@@ -12,6 +12,12 @@
  *                 accepted variant is cached by the row without its fill;
  *   witness       an accepted row; kept (up to WITNESS_MAX) as a base from
  *                 which rows for other values are repaired;
+ *   budget        a value or pair is looked for from WITNESS_TRY witnesses
+ *                 and BASE_TRY covering-array rows (fewer lose claimed
+ *                 pairs: tests/test_claim.c); the covering arrays inside
+ *                 the claim weigh ARRAY_CANDIDATES candidates per row (each
+ *                 complete candidate is asked): a smoke claim costs a few
+ *                 thousand supports() calls (tests/test_claim_cost.c);
  *   repair        a depth-first search over the factors in order, the fixed
  *                 values set, every other factor trying the base row's
  *                 value first and then the others in index order, pruned by
@@ -31,6 +37,7 @@
 #define BASE_TRY 24
 #define NODE_LIMIT 5000
 #define ARRAY_NODE_LIMIT 20000
+#define ARRAY_CANDIDATES 2
 #define ARRAY_SEED UINT64_C(0x5eed0000)
 #define VARIANTS 4
 
@@ -403,6 +410,7 @@ static int plan_arrays(learner *L, int arrays, iohw_plan *plan, iohw_error *err)
     s.valid = claim_valid;
     s.ctx = L;
     s.node_limit = ARRAY_NODE_LIMIT;
+    s.candidates = ARRAY_CANDIDATES;   /* each complete candidate is asked */
     for (int k = 0; k < arrays && L->c->pairs_claimed > 0; k++) {
         iohw_pw_array a;
         s.seed = ARRAY_SEED + (uint64_t)k;

@@ -249,6 +249,27 @@ void iohw_filter_free(iohw_filter *f)
     free(f);
 }
 
+int iohw_filter_count(const iohw_filter *f)
+{
+    return f != NULL ? f->count : 0;
+}
+
+int iohw_filter_condition_at(const iohw_filter *f, int i,
+                             iohw_filter_condition *out)
+{
+    if (f == NULL || out == NULL || i < 0 || i >= f->count)
+        return -1;
+    const condition *cd = &f->conds[i];
+    out->key = cd->key->name;
+    out->op = "=";
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+        if (ops[k].op == cd->op)
+            out->op = ops[k].text;
+    out->number = cd->number;
+    out->text = cd->text;
+    return 0;
+}
+
 /* --- matching -------------------------------------------------------- */
 
 static int64_t number_of(const iohw_case *c, int field)

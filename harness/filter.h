@@ -27,6 +27,22 @@ iohw_filter *iohw_filter_parse(const char *expr, iohw_error *err);
 int iohw_filter_match(const iohw_filter *f, const iohw_case *c);
 void iohw_filter_free(iohw_filter *f);
 
+/* One condition as parsed, for a caller that draws problems inside a
+ * filter (`iohw fuzz`): key is the key's name ("id" for a bare glob), op
+ * the operator's text, number the value of a numeric key, text the value
+ * as written (trimmed). */
+typedef struct iohw_filter_condition {
+    const char *key;
+    const char *op;
+    int64_t number;
+    const char *text;
+} iohw_filter_condition;
+
+/* The number of conditions, and condition i (0 .. count-1); 0 or -1. */
+int iohw_filter_count(const iohw_filter *f);
+int iohw_filter_condition_at(const iohw_filter *f, int i,
+                             iohw_filter_condition *out);
+
 /* Parses "I/N" (1 <= I <= N); 0 or -1. */
 int iohw_shard_parse(const char *text, int *index, int *count, iohw_error *err);
 /* 1 when case id belongs to shard index of count: a stable hash of the id,

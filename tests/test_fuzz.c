@@ -251,7 +251,12 @@ Test(fuzz, bad_options_are_refused)
     fuzz_options(&o, "fault_no_flip", "bad", backend, dir, 16);
     o.filter = "rank=7";
     cr_expect_eq(iohw_fuzz(&o, &r, &err), -1);
-    cr_expect(strstr(err.msg, "selects none") != NULL, "%s", err.msg);
+    cr_expect(strstr(err.msg, "\"rank=7\": no problem the fuzzer draws has "
+                     "it (ranks 1 to 3)") != NULL, "%s", err.msg);
+    o.filter = "g=2,ci=3";
+    cr_expect_eq(iohw_fuzz(&o, &r, &err), -1);
+    cr_expect(strstr(err.msg, "without one of these conditions it can: \"g=2\", "
+                     "\"ci=3\"") != NULL, "%s", err.msg);
     o.filter = "rank=";
     cr_expect_eq(iohw_fuzz(&o, &r, &err), -1);
     cr_expect(strstr(err.msg, "rank=") != NULL, "%s", err.msg);
