@@ -5,7 +5,10 @@
  *
  * Method, for every fill:
  *   1. zero points and x_q, w_q (small deviations for qdeploy and qshift;
- *      the far ends of the types for qwide);
+ *      for qwide x at the far end of its type from zp_x, w at the ends of
+ *      its type around a centred zp_w, of one sign per output channel, so
+ *      that accumulators pass 2^31 of both signs and a wrapped one lands
+ *      inside the others' range);
  *   2. the accumulators, exactly in int64 (iohw_quant_accumulate), then a
  *      small bias, and the accumulators with it;
  *   3. M: qdeploy   calibrated-looking scales with the exact M just below
@@ -61,9 +64,9 @@ static void store8(void *t, int32_t dt, int64_t i, int64_t v)
 static void zero_points(qd *f)
 {
     iohw_quant *q = &f->d->q;
-    if (f->kind == IOHW__QFILL_WIDE) { /* far from the values */
+    if (f->kind == IOHW__QFILL_WIDE) { /* x's far from its values; w's centred */
         q->zp_x = (int32_t)f->hi_x;
-        q->zp_w = (int32_t)f->lo_w;
+        q->zp_w = (int32_t)((f->lo_w + f->hi_w + 1) / 2);
         return;
     }
     const int64_t mx = (f->lo_x + f->hi_x + 1) / 2, mw = (f->lo_w + f->hi_w + 1) / 2;
@@ -83,7 +86,7 @@ static void fill_x(qd *f, uint64_t seed)
     const iohw_quant *q = &f->d->q;
     iohw_rng_seed(&r, iohw__fill_stream_seed(seed, IOHW__STREAM_X));
     for (int64_t i = 0; i < f->nx; i++) {
-        const int64_t v = f->kind == IOHW__QFILL_WIDE ? f->lo_x + iohw_rng_range(&r, 0, 8)
+        const int64_t v = f->kind == IOHW__QFILL_WIDE ? f->lo_x + iohw_rng_range(&r, 0, 4)
                                                       : q->zp_x + iohw_rng_range(&r, -spread(f), spread(f));
         store8(f->d->x, q->x_dtype, i, clamp64(v, f->lo_x, f->hi_x));
     }
@@ -99,10 +102,10 @@ static void fill_w(qd *f, uint64_t seed)
         int64_t v;
         if (f->kind != IOHW__QFILL_WIDE)
             v = q->zp_w + iohw_rng_range(&r, -spread(f), spread(f));
-        else if (m % 2 == 0) /* the far end: every term near -255^2 */
-            v = f->hi_w - iohw_rng_range(&r, 0, 8);
-        else
-            v = iohw_rng_range(&r, f->lo_w, f->hi_w);
+        else if (m % 2 == 0) /* terms near +255 * 128 */
+            v = f->lo_w + iohw_rng_range(&r, 0, 4);
+        else /* terms near -255 * 127 */
+            v = f->hi_w - iohw_rng_range(&r, 0, 4);
         store8(f->d->w, q->w_dtype, i, clamp64(v, f->lo_w, f->hi_w));
     }
 }

@@ -44,10 +44,11 @@
  *              0) and x - zp_x, w - zp_w in [-3, 3]: every odd accumulator
  *              is a near-tie that the exact definition rounds toward zero
  *              and a binary32 requantization sees as an exact tie;
- *   qwide      long reductions (C_in * taps >= 2^15 terms) with x and w at
- *              the far ends of their types from their zero points: the
- *              accumulators spread from about 2^28 past -2^31 (scales form
- *              or fixed form without gemmlowp, which refuses them);
+ *   qwide      long reductions (C_in * taps >= 2^16 terms), x at the far
+ *              end of its type from zp_x, w at either end around a centred
+ *              zp_w (one end per output channel): the accumulators spread
+ *              from about 2^27 past 2^31 of both signs (scales form or
+ *              fixed form without gemmlowp, which refuses them);
  *   qshift     the fixed form with a left shift (shift 1..7, M in [1/2,
  *              2^7)) on small accumulators fitted to the output type.
  */

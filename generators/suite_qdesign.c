@@ -37,7 +37,7 @@
  * people deploy (fill_qdeploy.c), four per fill, in every profile:
  *   qdeploy      bug-quant-f32-requant (near-ties a binary32
  *                requantization rounds the other way)
- *   qwide        bug-quant-acc-wrap (accumulators past -2^31)
+ *   qwide        bug-quant-acc-wrap (accumulators past 2^31, both signs)
  *   qshift       bug-quant-shift-left (fixed form, shift 1..7)
  */
 #include "generators/suite_internal.h"
@@ -183,13 +183,13 @@ static const deploy_row DEPLOY_ROWS[] = {
                                   "round=half_up m=fixed pc=1"},
     {IOHW_U8, IOHW__QFILL_DEPLOY, "ci=3 co=4 in=7 k=3 bias=1 wdt=s8 ydt=u8 round=gemmlowp "
                                   "m=fixed pc=0 xl=NWC wl=WIO"},
-    {IOHW_U8, IOHW__QFILL_WIDE, "ci=4096 co=2 in=17 k=9 bias=1 wdt=s8 ydt=s8 round=half_even "
+    {IOHW_U8, IOHW__QFILL_WIDE, "ci=8192 co=2 in=12 k=9 bias=1 wdt=s8 ydt=s8 round=half_even "
                                 "m=scales pc=0"},
-    {IOHW_S8, IOHW__QFILL_WIDE, "ci=4096 co=2 in=17 k=9 wdt=u8 ydt=u8 round=half_away "
+    {IOHW_S8, IOHW__QFILL_WIDE, "ci=8192 co=2 in=12 k=9 wdt=u8 ydt=u8 round=half_away "
                                 "m=scales pc=1 xl=NWC"},
-    {IOHW_U8, IOHW__QFILL_WIDE, "ci=3000 co=3 in=14 k=12 bias=1 wdt=u8 ydt=s8 round=half_up "
+    {IOHW_U8, IOHW__QFILL_WIDE, "ci=6000 co=3 in=14 k=12 bias=1 wdt=u8 ydt=s8 round=half_up "
                                 "m=fixed pc=0"},
-    {IOHW_S8, IOHW__QFILL_WIDE, "n=2 ci=4096 co=2 in=16 k=10 wdt=s8 ydt=u8 round=half_even "
+    {IOHW_S8, IOHW__QFILL_WIDE, "n=2 ci=8192 co=2 in=12 k=9 wdt=s8 ydt=u8 round=half_even "
                                 "m=fixed pc=1 xl=NWC wl=WIO"},
     {IOHW_S8, IOHW__QFILL_SHIFT, "n=2 ci=2 co=4 in=6 k=3 s=2 bias=1 wdt=s8 ydt=s8 "
                                  "round=gemmlowp m=fixed pc=1"},
