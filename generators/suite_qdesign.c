@@ -183,13 +183,13 @@ static const deploy_row DEPLOY_ROWS[] = {
                                   "round=half_up m=fixed pc=1"},
     {IOHW_U8, IOHW__QFILL_DEPLOY, "ci=3 co=4 in=7 k=3 bias=1 wdt=s8 ydt=u8 round=gemmlowp "
                                   "m=fixed pc=0 xl=NWC wl=WIO"},
-    {IOHW_U8, IOHW__QFILL_WIDE, "ci=8192 co=2 in=12 k=9 bias=1 wdt=s8 ydt=s8 round=half_even "
+    {IOHW_U8, IOHW__QFILL_WIDE, "ci=8192 co=2 in=10 k=9 bias=1 wdt=s8 ydt=s8 round=half_even "
                                 "m=scales pc=0"},
-    {IOHW_S8, IOHW__QFILL_WIDE, "ci=8192 co=2 in=12 k=9 wdt=u8 ydt=u8 round=half_away "
+    {IOHW_S8, IOHW__QFILL_WIDE, "ci=8192 co=2 in=10 k=9 wdt=u8 ydt=u8 round=half_away "
                                 "m=scales pc=1 xl=NWC"},
     {IOHW_U8, IOHW__QFILL_WIDE, "ci=6000 co=3 in=14 k=12 bias=1 wdt=u8 ydt=s8 round=half_up "
                                 "m=fixed pc=0"},
-    {IOHW_S8, IOHW__QFILL_WIDE, "n=2 ci=8192 co=2 in=12 k=9 wdt=s8 ydt=u8 round=half_even "
+    {IOHW_S8, IOHW__QFILL_WIDE, "n=2 ci=8192 co=2 in=10 k=9 wdt=s8 ydt=u8 round=half_even "
                                 "m=fixed pc=1 xl=NWC wl=WIO"},
     {IOHW_S8, IOHW__QFILL_SHIFT, "n=2 ci=2 co=4 in=6 k=3 s=2 bias=1 wdt=s8 ydt=s8 "
                                  "round=gemmlowp m=fixed pc=1"},
