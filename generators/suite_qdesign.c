@@ -203,9 +203,9 @@ static const deploy_row DEPLOY_ROWS[] = {
 
 static const char *deploy_tag(int fill)
 {
-    return fill == IOHW__QFILL_DEPLOY ? "qdesign,bug-quant-f32-requant"
-           : fill == IOHW__QFILL_WIDE ? "qdesign,bug-quant-acc-wrap"
-                                      : "qdesign,bug-quant-shift-left";
+    return fill == IOHW__QFILL_DEPLOY ? "qdesign" "," "bug-quant-f32-requant"
+           : fill == IOHW__QFILL_WIDE ? "qdesign" "," "bug-quant-acc-wrap"
+                                      : "qdesign" "," "bug-quant-shift-left";
 }
 
 int iohw__plan_qdeploy(iohw_plan *plan, iohw_error *err)
