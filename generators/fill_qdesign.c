@@ -29,7 +29,8 @@
 #define STREAM_PARAMS 16
 
 static const char *const NAMES[IOHW__QFILL_COUNT] = {
-    "qunsat", "qsaturate", "qzp-extreme", "qchannels", "qties", "qio-trap", "qgroup-trap"};
+    "qunsat", "qsaturate", "qzp-extreme", "qchannels", "qties", "qio-trap", "qgroup-trap",
+    "qdeploy", "qwide", "qshift"};
 
 const char *iohw__qfill_name(int kind)
 {
@@ -365,6 +366,8 @@ int iohw__qfill(const iohw_problem *p, int kind, const iohw__qwant *want,
 
     if (p == NULL || want == NULL || d == NULL)
         return iohw_error_set(err, "quantized fill: a NULL argument");
+    if (kind >= IOHW__QFILL_DEPLOY && kind < IOHW__QFILL_COUNT)
+        return iohw__qfill_deploy(p, kind, want, seed, d, err);
     if (setup(&f, p, kind, want, d, err) != 0)
         goto done;
     iohw_rng_seed(&f.rp, iohw__fill_stream_seed(seed, STREAM_PARAMS));

@@ -34,6 +34,23 @@
  *              changes its shape;
  *   qgroup-trap
  *              qchannels on a problem with G > 1 (an error otherwise).
+ *
+ * The fills of the scales and sizes people deploy (generators/
+ * fill_qdeploy.c) leave that bound on purpose:
+ *   qdeploy    calibrated-looking binary32 scales (s_x 1/255, 1/127 or a
+ *              calibrated value, s_y calibrated, s_w[oc] found so that the
+ *              exact M is just below 1/2 while M computed in binary32 is
+ *              1/2 exactly; fixed form: multiplier just below 2^30, shift
+ *              0) and x - zp_x, w - zp_w in [-3, 3]: every odd accumulator
+ *              is a near-tie that the exact definition rounds toward zero
+ *              and a binary32 requantization sees as an exact tie;
+ *   qwide      long reductions (C_in * taps >= 2^16 terms), x at the far
+ *              end of its type from zp_x, w at either end around a centred
+ *              zp_w (one end per output channel): the accumulators spread
+ *              from about 2^27 past 2^31 of both signs (scales form or
+ *              fixed form without gemmlowp, which refuses them);
+ *   qshift     the fixed form with a left shift (shift 1..7, M in [1/2,
+ *              2^7)) on small accumulators fitted to the output type.
  */
 #ifndef IOHW_FILL_QDESIGN_H
 #define IOHW_FILL_QDESIGN_H
@@ -52,6 +69,9 @@ enum {
     IOHW__QFILL_TIES,
     IOHW__QFILL_IO_TRAP,
     IOHW__QFILL_GROUP_TRAP,
+    IOHW__QFILL_DEPLOY,     /* generators/fill_qdeploy.c */
+    IOHW__QFILL_WIDE,
+    IOHW__QFILL_SHIFT,
     IOHW__QFILL_COUNT
 };
 
@@ -87,6 +107,11 @@ int iohw__qfill_kind(const char *name);
 int iohw__qfill(const iohw_problem *p, int kind, const iohw__qwant *want,
                 uint64_t seed, iohw__qdata *d, iohw_error *err);
 void iohw__qdata_free(iohw__qdata *d);
+
+/* iohw__qfill for qdeploy, qwide and qshift (generators/fill_qdeploy.c);
+ * p float-coded. */
+int iohw__qfill_deploy(const iohw_problem *p, int kind, const iohw__qwant *want,
+                       uint64_t seed, iohw__qdata *d, iohw_error *err);
 
 /* A quantized case's inputs by the designed fill `fill` (one of the names
  * above), for the ABI's quantized problem p (dtype s8 or u8, its

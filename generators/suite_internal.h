@@ -101,6 +101,9 @@ int iohw__plan_quant_random(iohw_plan *plan, const iohw__profile *pr,
 int iohw__plan_qdesign(iohw_plan *plan, const iohw__profile *pr, iohw_error *err);
 /* Its rows of the zp_y-before-rounding bug, last in quant.h5. */
 int iohw__plan_qzp_y(iohw_plan *plan, const iohw__profile *pr, iohw_error *err);
+/* The rows of the deployment fills (qdeploy, qwide, qshift), every
+ * profile; iohw__plan_qzp_y ends with them (generators/suite_qdesign.c). */
+int iohw__plan_qdeploy(iohw_plan *plan, iohw_error *err);
 /* Adds the rows of the covering array of s, each through add
  * (suite_pairwise.c); 0, or -1 with the reason. */
 typedef int (*iohw__plan_row_fn)(iohw_plan *plan, const int *values, iohw_error *err);

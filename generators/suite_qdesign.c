@@ -33,7 +33,12 @@
  *   qio-trap     bug-quant-io-swap
  *   qgroup-trap  bug-quant-axis
  * After every other quantized row (iohw__plan_qzp_y) come two more qties
- * rows of that bug, in every profile.
+ * rows of that bug, in every profile, then the rows of the scales and sizes
+ * people deploy (fill_qdeploy.c), four per fill, in every profile:
+ *   qdeploy      bug-quant-f32-requant (near-ties a binary32
+ *                requantization rounds the other way)
+ *   qwide        bug-quant-acc-wrap (accumulators past 2^31, both signs)
+ *   qshift       bug-quant-shift-left (fixed form, shift 1..7)
  */
 #include "generators/suite_internal.h"
 
@@ -45,7 +50,11 @@
 
 enum { F_FILL, F_X, F_W, F_Y, F_ROUND, F_FORM, F_PC, F_SHAPE, F_LAYOUT, NF };
 
-static const int NVALUES[NF] = {IOHW__QFILL_COUNT, 2, 2, 2, 4, 2, 2, 4, 2};
+/* The array's fills: qunsat to qgroup-trap (the deployment fills have
+ * rows of their own, DEPLOY_ROWS). */
+#define ARRAY_FILLS (IOHW__QFILL_GROUP_TRAP + 1)
+
+static const int NVALUES[NF] = {ARRAY_FILLS, 2, 2, 2, 4, 2, 2, 4, 2};
 
 static const char *const SHAPES[4] = {
     "n=2 ci=2 co=4 in=6 k=3 s=2 pad=1:0 bias=1",
@@ -57,7 +66,7 @@ static const int SHAPE_GROUPED[4] = {0, 1, 0, 1};
 static const char *const LAST_DATA[4] = {"NWC", "NHWC", "NDHWC", "NWC"};
 static const char *const LAST_WEIGHT[4] = {"WIO", "HWOI", "DHWIO", "WOI"};
 
-static const char *const BUGS[IOHW__QFILL_COUNT] = {
+static const char *const BUGS[ARRAY_FILLS] = {
     "bug-quant-zero-point" "," "bug-quant-bias-scale", "bug-quant-saturation",
     "bug-quant-zero-point", "bug-quant-axis", "bug-quant-rounding", "bug-quant-io-swap",
     "bug-quant-axis"};
@@ -154,5 +163,62 @@ int iohw__plan_qzp_y(iohw_plan *plan, const iohw__profile *pr, iohw_error *err)
     for (size_t i = 0; i < sizeof ZP_Y_ROWS / sizeof ZP_Y_ROWS[0]; i++)
         if (add_row(plan, ZP_Y_ROWS[i], err) != 0)
             return -1;
+    return iohw__plan_qdeploy(plan, err);
+}
+
+/* The rows of the scales and sizes people deploy: x's type, the fill,
+ * the problem and its quantized keys (specification section 11.5). */
+typedef struct deploy_row {
+    iohw_dtype x;
+    int fill;
+    const char *text;
+} deploy_row;
+
+static const deploy_row DEPLOY_ROWS[] = {
+    {IOHW_U8, IOHW__QFILL_DEPLOY, "n=2 ci=2 co=4 in=6 k=3 s=2 pad=1:0 bias=1 wdt=s8 ydt=s8 "
+                                  "round=half_even m=scales pc=1"},
+    {IOHW_S8, IOHW__QFILL_DEPLOY, "ci=4 co=6 g=2 in=4x3 k=2x2 s=2x1 op=1x0 bias=1 wdt=u8 ydt=u8 "
+                                  "round=half_away m=scales pc=0"},
+    {IOHW_U8, IOHW__QFILL_DEPLOY, "ci=2 co=3 in=3x2x3 k=2x2x2 s=1x2x1 wdt=s8 ydt=s8 "
+                                  "round=half_up m=fixed pc=1"},
+    {IOHW_U8, IOHW__QFILL_DEPLOY, "ci=3 co=4 in=7 k=3 bias=1 wdt=s8 ydt=u8 round=gemmlowp "
+                                  "m=fixed pc=0 xl=NWC wl=WIO"},
+    {IOHW_U8, IOHW__QFILL_WIDE, "ci=8192 co=2 in=10 k=9 bias=1 wdt=s8 ydt=s8 round=half_even "
+                                "m=scales pc=0"},
+    {IOHW_S8, IOHW__QFILL_WIDE, "ci=8192 co=2 in=10 k=9 wdt=u8 ydt=u8 round=half_away "
+                                "m=scales pc=1 xl=NWC"},
+    {IOHW_U8, IOHW__QFILL_WIDE, "ci=6000 co=3 in=14 k=12 bias=1 wdt=u8 ydt=s8 round=half_up "
+                                "m=fixed pc=0"},
+    {IOHW_S8, IOHW__QFILL_WIDE, "n=2 ci=8192 co=2 in=10 k=9 wdt=s8 ydt=u8 round=half_even "
+                                "m=fixed pc=1 xl=NWC wl=WIO"},
+    {IOHW_S8, IOHW__QFILL_SHIFT, "n=2 ci=2 co=4 in=6 k=3 s=2 bias=1 wdt=s8 ydt=s8 "
+                                 "round=gemmlowp m=fixed pc=1"},
+    {IOHW_U8, IOHW__QFILL_SHIFT, "ci=4 co=6 g=2 in=4x3 k=2x2 s=2x1 wdt=u8 ydt=u8 "
+                                 "round=half_even m=fixed pc=0"},
+    {IOHW_U8, IOHW__QFILL_SHIFT, "ci=2 co=3 in=7 k=2 d=2 op=1 wdt=s8 ydt=u8 round=half_away "
+                                 "m=fixed pc=1 xl=NWC"},
+    {IOHW_S8, IOHW__QFILL_SHIFT, "ci=6 co=6 g=3 in=5 k=3 d=2 bias=1 wdt=u8 ydt=s8 "
+                                 "round=half_up m=fixed pc=0"},
+};
+
+static const char *deploy_tag(int fill)
+{
+    return fill == IOHW__QFILL_DEPLOY ? "qdesign" "," "bug-quant-f32-requant"
+           : fill == IOHW__QFILL_WIDE ? "qdesign" "," "bug-quant-acc-wrap"
+                                      : "qdesign" "," "bug-quant-shift-left";
+}
+
+int iohw__plan_qdeploy(iohw_plan *plan, iohw_error *err)
+{
+    for (size_t i = 0; i < sizeof DEPLOY_ROWS / sizeof DEPLOY_ROWS[0]; i++) {
+        const deploy_row *r = &DEPLOY_ROWS[i];
+        iohw_desc d;
+        if (iohw__desc_from(r->text, r->x, iohw__qfill_name(r->fill), &d, err) != 0)
+            return -1;
+        d.seed = iohw__plan_next_seed(plan, IOHW__CAT_QUANT);
+        if (iohw__quant_fit_desc(&d, err) != 0 ||
+            iohw__plan_add(plan, IOHW__CAT_QUANT, &d, deploy_tag(r->fill), 1, err) != 0)
+            return iohw_error_prefix(err, "suite: '%s'", r->text);
+    }
     return 0;
 }

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/diagnose_qdeploy.h"
 #include "oracle/layout.h"
 #include "oracle/problem.h"
 
@@ -133,6 +134,26 @@ ROUNDING(GEMMLOWP, HALF_AWAY)
 ROUNDING(GEMMLOWP, HALF_UP)
 #undef ROUNDING
 
+/* The deployment misreadings (judge/diagnose_qdeploy.c). */
+static int f32_requant(const iohw__dgq_case *c, qvariant *v)
+{
+    v->finish = iohw__dgq_f32_finish;
+    return requantized(c);
+}
+
+static int acc_wrapped(const iohw__dgq_case *c, qvariant *v)
+{
+    (void)c;
+    v->acc_fn = iohw__dgq_wrap_acc;
+    return 1;
+}
+
+static int shift_left_ignored(const iohw__dgq_case *c, qvariant *v)
+{
+    v->finish = iohw__dgq_shift_finish;
+    return iohw__dgq_has_left_shift(&c->q, c->q.per_channel ? c->p.out_channels : 1);
+}
+
 #define RM(asked, used, name, asked_name)                                       \
     {name " where " asked_name " was asked", r_##asked##_##used,               \
      "your kernel requantizes with " name "; the case asks for " asked_name    \
@@ -167,6 +188,14 @@ static const qentry TABLE[] = {
      "your kernel stores zp_y + R(v) without clamping to the type: saturate to [qmin, qmax] first"},
     {"bias added after the requantization", bias_after,
      "your kernel adds the int32 bias to the output; it is at scale s_x*s_w and belongs in the accumulator"},
+    {"requantization computed in binary32", f32_requant,
+     "your kernel computes M or M*acc in float: near a tie (or past 2^24) binary32 rounds the other "
+     "way; requantize exactly, in integers (SPEC 11.2)"},
+    {"int32 accumulator wrapped", acc_wrapped,
+     "your kernel's int32 accumulator wraps past 2^31: the definition's sum is exact (int64; SPEC 11.1)"},
+    {"fixed-point left shift ignored", shift_left_ignored,
+     "your kernel drops a positive shift (M >= 1/2): multiply by 2^shift before the rounding "
+     "multiply (SPEC 11.2)"},
 };
 #undef RM
 #define NTABLE ((int)(sizeof TABLE / sizeof TABLE[0]))
@@ -277,26 +306,18 @@ static int base_init(const iohw__dgq_case *c, const void *y, qbase *b)
 }
 
 /* acc := the accumulators with x, w, the zero points and the bias flag
- * given; 0, or -1 when the oracle fails or an accumulator leaves int32. */
+ * given, exactly in int64 (iohw_quant_accumulate: an accumulator past
+ * 2^31 is kept, specification section 11.1); 0, or -1 when the oracle
+ * fails. */
 static int accumulate(const qbase *b, const void *x, const void *w, int32_t zp_x,
                       int32_t zp_w, int with_bias, int64_t *acc)
 {
     iohw_quant q = b->c->q;
     iohw_problem p = b->p;
-    int32_t *y = malloc((size_t)b->ny * sizeof *y);
-    q.y_dtype = IOHW_S32;
-    q.zp_y = 0;
     q.zp_x = zp_x;
     q.zp_w = zp_w;
     p.has_bias = with_bias && b->c->bias != NULL;
-    int rc = y != NULL ? iohw_quant_conv_transpose(&p, &q, x, w, b->c->bias, y, NULL) : -1;
-    for (int64_t i = 0; rc == 0 && i < b->ny; i++) {
-        if (y[i] == INT32_MIN || y[i] == INT32_MAX)
-            rc = -1;
-        acc[i] = y[i];
-    }
-    free(y);
-    return rc;
+    return iohw_quant_accumulate(&p, &q, x, w, b->c->bias, acc, NULL);
 }
 
 /* --- per-channel M along I ---------------------------------------------- */

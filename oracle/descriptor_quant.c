@@ -24,7 +24,7 @@
 
 static const char *const QUANT_FILLS[] = {"qrandom", "qunsat", "qsaturate", "qzp-extreme",
                                            "qchannels", "qties", "qio-trap", "qgroup-trap",
-                                           NULL};
+                                           "qdeploy", "qwide", "qshift", NULL};
 
 int iohw_fill_is_quant(const char *name)
 {

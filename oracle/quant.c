@@ -302,6 +302,57 @@ static int quant_check(const iohw_problem *p, const iohw_quant *q,
     return 0;
 }
 
+/* acc[o] := bias_q[oc] (or 0) + the terms of (n, oc = g*Mg + m), for
+ * every spatial output o of the plane. */
+static void plane(const iohw_problem *p, const iohw_quant *q, const iohw__extents *e,
+                  const void *x_q, const void *w_q, const int32_t *bias_q, int64_t n,
+                  int64_t g, int64_t m, int64_t *acc)
+{
+    const int64_t oc = g * e->Mg + m;
+
+    /* Form acc := bias_q (or 0). */
+    for (int64_t o = 0; o < e->OV; o++)
+        acc[o] = p->has_bias ? bias_q[oc] : 0;
+
+    /* Form acc := acc + (x_q - zp_x) * (w_q - zp_w). */
+    for (int64_t c = 0; c < e->Cg; c++) {
+        const int64_t ci = g * e->Cg + c;
+        const int64_t xo = (n * e->C_in + ci) * e->LV;
+        const int64_t wo = (ci * e->Mg + m) * e->KV;
+        for (int64_t k = 0; k < e->KV; k++) {
+            const int64_t wv = load(w_q, q->w_dtype, wo + k) - q->zp_w;
+            for (int64_t i = 0; i < e->LV; i++) {
+                const int64_t o = iohw__out_position(p, k, i);
+                if (o < 0)
+                    continue;
+                acc[o] += (load(x_q, q->x_dtype, xo + i) - q->zp_x) * wv;
+            }
+        }
+    }
+}
+
+int iohw_quant_accumulate(const iohw_problem *p, const iohw_quant *q, const void *x_q,
+                          const void *w_q, const int32_t *bias_q, int64_t *acc,
+                          iohw_error *err)
+{
+    iohw_quant q32;
+    if (q == NULL)
+        return iohw_error_set(err, "quant_accumulate: parameters q are NULL");
+    /* Only the dtypes and zp_x, zp_w are read: checked as for an s32 y. */
+    q32 = *q;
+    q32.y_dtype = IOHW_S32;
+    q32.zp_y = 0;
+    if (quant_check(p, &q32, x_q, w_q, bias_q, acc, err) != 0)
+        return iohw_error_prefix(err, "quant_accumulate");
+    const iohw__extents e = iohw__extents_of(p);
+    for (int64_t n = 0; n < e.N; n++)
+        for (int64_t g = 0; g < e.G; g++)
+            for (int64_t m = 0; m < e.Mg; m++)
+                plane(p, &q32, &e, x_q, w_q, bias_q, n, g, m,
+                      acc + (n * e.C_out + g * e.Mg + m) * e.OV);
+    return 0;
+}
+
 int iohw_quant_conv_transpose(const iohw_problem *p, const iohw_quant *q,
                               const void *x_q, const void *w_q,
                               const int32_t *bias_q, void *y_q,
@@ -314,8 +365,7 @@ int iohw_quant_conv_transpose(const iohw_problem *p, const iohw_quant *q,
     /* Name the extents: N, C_in, C_out, G, Cg = C_in/G, Mg = C_out/G, and
      * the counts LV of input positions i, KV of taps k, OV of outputs o. */
     const iohw__extents e = iohw__extents_of(p);
-    const int64_t N = e.N, C_in = e.C_in, C_out = e.C_out, G = e.G;
-    const int64_t Cg = e.Cg, Mg = e.Mg, LV = e.LV, KV = e.KV, OV = e.OV;
+    const int64_t N = e.N, C_out = e.C_out, G = e.G, Mg = e.Mg, OV = e.OV;
 
     /* The accumulators of one output plane. */
     int64_t *acc = malloc((size_t)OV * sizeof *acc);
@@ -328,26 +378,7 @@ int iohw_quant_conv_transpose(const iohw_problem *p, const iohw_quant *q,
             for (int64_t m = 0; m < Mg; m++) {
                 const int64_t oc = g * Mg + m;
                 const int64_t yo = (n * C_out + oc) * OV;
-
-                /* Form acc := bias_q (or 0). */
-                for (int64_t o = 0; o < OV; o++)
-                    acc[o] = p->has_bias ? bias_q[oc] : 0;
-
-                /* Form acc := acc + (x_q - zp_x) * (w_q - zp_w). */
-                for (int64_t c = 0; c < Cg; c++) {
-                    const int64_t ci = g * Cg + c;
-                    const int64_t xo = (n * C_in + ci) * LV;
-                    const int64_t wo = (ci * Mg + m) * KV;
-                    for (int64_t k = 0; k < KV; k++) {
-                        const int64_t wv = load(w_q, q->w_dtype, wo + k) - q->zp_w;
-                        for (int64_t i = 0; i < LV; i++) {
-                            const int64_t o = iohw__out_position(p, k, i);
-                            if (o < 0)
-                                continue;
-                            acc[o] += (load(x_q, q->x_dtype, xo + i) - q->zp_x) * wv;
-                        }
-                    }
-                }
+                plane(p, q, &e, x_q, w_q, bias_q, n, g, m, acc);
 
                 /* y_q := saturate(zp_y + R(M[oc] * acc)) (s32: acc). */
                 for (int64_t o = 0; o < OV; o++) {

@@ -59,6 +59,15 @@ int iohw_quant_conv_transpose(const iohw_problem *p, const iohw_quant *q,
                               const int32_t *bias_q, void *y_q,
                               iohw_error *err);
 
+/* The accumulators alone, exactly: acc[N][C_out][O...] (int64) :=
+ * bias_q[oc] (when p->has_bias) + the terms of section 11.1, with the
+ * dtypes and zp_x, zp_w of q (its y_dtype, zp_y and M are not read).
+ * Unlike an s32 y (which saturates), an accumulator past 2^31 is kept
+ * (specification section 11.1: |acc| < 2^50).  0, or -1 with the reason. */
+int iohw_quant_accumulate(const iohw_problem *p, const iohw_quant *q, const void *x_q,
+                          const void *w_q, const int32_t *bias_q, int64_t *acc,
+                          iohw_error *err);
+
 /* R(M * acc) for one accumulator and one output channel's M (entry `oc` of
  * per-channel arrays, entry 0 otherwise), before zp_y and saturation;
  * *r is clamped to [-2^40, 2^40] (any such value saturates every dtype).

@@ -52,6 +52,16 @@ static const qfault FAULTS[] = {
      IOHW_ROUND_HALF_EVEN, IOHW_QM_SCALES, "zp_y added before rounding"},
     {"fault_quant_zp_y_first", "ci=2 co=3 in=7 k=2 d=2 op=1 xl=NWC", IOHW__QFILL_TIES,
      IOHW_ROUND_HALF_AWAY, IOHW_QM_FIXED, "zp_y added before rounding"},
+    {"fault_quant_f32_requant", "n=2 ci=2 co=4 in=6 k=3 s=2 bias=1 xl=NWC", IOHW__QFILL_DEPLOY,
+     IOHW_ROUND_HALF_EVEN, IOHW_QM_SCALES, "requantization computed in binary32"},
+    {"fault_quant_f32_requant", "ci=3 co=4 in=7 k=3 bias=1 wl=WIO", IOHW__QFILL_DEPLOY,
+     IOHW_ROUND_GEMMLOWP, IOHW_QM_FIXED, "requantization computed in binary32"},
+    {"fault_quant_acc_wrap", "ci=8192 co=2 in=10 k=9 bias=1 xl=NWC", IOHW__QFILL_WIDE,
+     IOHW_ROUND_HALF_AWAY, IOHW_QM_SCALES, "int32 accumulator wrapped"},
+    {"fault_quant_shift_left", "ci=4 co=6 g=2 in=4x3 k=2x2 s=2x1 wl=HWIO", IOHW__QFILL_SHIFT,
+     IOHW_ROUND_GEMMLOWP, IOHW_QM_FIXED, "fixed-point left shift ignored"},
+    {"fault_quant_shift_left", "ci=2 co=3 in=7 k=2 d=2 op=1", IOHW__QFILL_SHIFT,
+     IOHW_ROUND_HALF_UP, IOHW_QM_FIXED, "fixed-point left shift ignored"},
 };
 #define NFAULTS (sizeof FAULTS / sizeof FAULTS[0])
 

@@ -34,6 +34,9 @@ static const quant_fault FAULTS[] = {
     {"fault_quant_io_swap", "bug-quant-io-swap", "quantized weight read with I and O exchanged"},
     {"fault_quant_bias_after", "bug-quant-bias-scale", "bias added after the requantization"},
     {"fault_quant_zp_y_first", "bug-quant-zp-y", "zp_y added before rounding"},
+    {"fault_quant_f32_requant", "bug-quant-f32-requant", "requantization computed in binary32"},
+    {"fault_quant_acc_wrap", "bug-quant-acc-wrap", "int32 accumulator wrapped"},
+    {"fault_quant_shift_left", "bug-quant-shift-left", "fixed-point left shift ignored"},
 };
 #define NFAULTS (sizeof FAULTS / sizeof FAULTS[0])
 

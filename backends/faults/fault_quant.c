@@ -99,22 +99,9 @@ int iohw__fault_qstore(const fault_qwork *fw, const void *yc, void *y, iohw_erro
 int iohw__fault_qacc(const fault_qwork *fw, const void *x, const void *w, int with_bias,
                      int64_t *acc, iohw_error *err)
 {
-    iohw_quant q = fw->q;
     iohw_problem p = fw->p;
-    int32_t *y = malloc((size_t)fw->ny * sizeof *y);
-    if (y == NULL)
-        return iohw_error_set(err, "run_quant: out of memory");
-    q.y_dtype = IOHW_S32;
-    q.zp_y = 0;
     p.has_bias = with_bias && fw->bias != NULL;
-    int rc = iohw_quant_conv_transpose(&p, &q, x, w, fw->bias, y, err);
-    for (int64_t i = 0; rc == 0 && i < fw->ny; i++) {
-        if (y[i] == INT32_MIN || y[i] == INT32_MAX)
-            rc = iohw_error_set(err, "run_quant: an accumulator leaves int32");
-        acc[i] = y[i];
-    }
-    free(y);
-    return rc;
+    return iohw_quant_accumulate(&p, &fw->q, x, w, fw->bias, acc, err);
 }
 
 void iohw__fault_qput(const fault_qwork *fw, void *y, int64_t i, int64_t v, int wrap)

@@ -46,8 +46,9 @@ void iohw__fault_qwork_free(fault_qwork *fw);
 int iohw__fault_qstore(const fault_qwork *fw, const void *yc, void *y, iohw_error *err);
 
 /* The accumulators, exactly (the oracle with an s32 output), of x and w
- * with the zero points of fw->q, with or without the bias: acc[ny].  0, or
- * -1 when an accumulator leaves int32. */
+ * with the zero points of fw->q, with or without the bias: acc[ny], in
+ * int64 (iohw_quant_accumulate: past 2^31 too).  0, or -1 with the
+ * reason. */
 int iohw__fault_qacc(const fault_qwork *fw, const void *x, const void *w, int with_bias,
                      int64_t *acc, iohw_error *err);
 
