@@ -201,7 +201,7 @@ int iohw__dgq_narrow_clamp_finish(const iohw__dgq_canon *c, int64_t oc, int64_t 
     if (iohw_quant_requantize(c->q, oc, acc, &r, NULL) != 0)
         return -1;
     range_of(c->q->y_dtype, &lo, &hi);
-    *out = clamp(c->q->zp_y + r, c->q->y_dtype == IOHW_S8 ? -127 : lo, hi);
+    *out = clamp(c->q->zp_y + r, lo + 1, hi);
     return 0;
 }
 

@@ -28,7 +28,8 @@ int iohw__dgq_sat16_acc(const iohw__dgq_canon *c, int64_t *acc);
 int iohw__dgq_pc_group_finish(const iohw__dgq_canon *c, int64_t oc, int64_t acc,
                               int64_t *out);
 
-/* The narrow clamp of s8: [-127, 127] instead of [-128, 127]. */
+/* The narrow clamp: [-127, 127] for s8, [1, 255] for u8, instead of the
+ * type's whole range. */
 int iohw__dgq_narrow_clamp_finish(const iohw__dgq_canon *c, int64_t oc, int64_t acc,
                                   int64_t *out);
 

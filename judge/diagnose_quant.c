@@ -127,7 +127,7 @@ static int pc_group(const iohw__dgq_case *c, qvariant *v)
 static int narrow_clamp(const iohw__dgq_case *c, qvariant *v)
 {
     v->finish = iohw__dgq_narrow_clamp_finish;
-    return c->q.y_dtype == IOHW_S8;
+    return requantized(c);
 }
 
 /* pairs of adjacent products: two input channels in a group */
@@ -206,8 +206,9 @@ static const qentry TABLE[] = {
     {"per-channel M indexed by the channel within its group", pc_group,
      "your kernel takes M[m] for output channel g*Mg+m: index the per-channel scales by the "
      "channel's global index"},
-    {"narrow clamp [-127, 127]", narrow_clamp,
-     "your kernel clamps an s8 output to [-127, 127]: the definition saturates to [-128, 127]"},
+    {"narrow clamp ([-127, 127] or [1, 255])", narrow_clamp,
+     "your kernel clamps to the narrow range (s8 [-127, 127], u8 [1, 255]): the definition "
+     "saturates to the type's whole range, [-128, 127] or [0, 255]"},
     {"16-bit saturation of pairs of products (u8*s8 without VNNI)", sat16,
      "your kernel sums pairs of u8*s8 products in int16 (pmaddubsw), which saturates: widen "
      "before adding, or keep |x| * |w| pairs below 2^15"},
