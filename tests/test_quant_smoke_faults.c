@@ -34,6 +34,12 @@ static const quant_fault FAULTS[] = {
     {"fault_quant_io_swap", "bug-quant-io-swap", "quantized weight read with I and O exchanged"},
     {"fault_quant_bias_after", "bug-quant-bias-scale", "bias added after the requantization"},
     {"fault_quant_zp_y_first", "bug-quant-zp-y", "zp_y added before rounding"},
+    {"fault_quant_pad_zero", "bug-quant-pad-zero", "zero insertion padded with 0 instead of zp_x"},
+    {"fault_quant_pc_group", "bug-quant-pc-group",
+     "per-channel M indexed by the channel within its group"},
+    {"fault_quant_narrow_clamp", "bug-quant-narrow-clamp", "narrow clamp"},
+    {"fault_quant_sat16", "bug-quant-sat16", "16-bit saturation of pairs of products"},
+    {"fault_quant_clamp_first", "bug-quant-clamp-first", "clamp applied before zp_y is added"},
 };
 #define NFAULTS (sizeof FAULTS / sizeof FAULTS[0])
 
