@@ -90,13 +90,14 @@ static const char *more_bugs(const int *v)
 {
     const int f = v[F_FILL];
     if (f == IOHW__QFILL_UNSAT || f == IOHW__QFILL_IO_TRAP)
-        return ",bug-quant-pad-zero,bug-quant-sat16,bug-quant-clamp-first";
+        return "," "bug-quant-pad-zero" "," "bug-quant-sat16" "," "bug-quant-clamp-first";
     if (f == IOHW__QFILL_SATURATE)
-        return ",bug-quant-pad-zero,bug-quant-sat16,bug-quant-clamp-first,bug-quant-narrow-clamp";
+        return "," "bug-quant-pad-zero" "," "bug-quant-sat16" "," "bug-quant-clamp-first"
+               "," "bug-quant-narrow-clamp";
     if (f == IOHW__QFILL_ZP_EXTREME)
-        return ",bug-quant-narrow-clamp";
+        return "," "bug-quant-narrow-clamp";
     if ((f == IOHW__QFILL_CHANNELS || f == IOHW__QFILL_GROUP_TRAP) && SHAPE_GROUPED[v[F_SHAPE]])
-        return ",bug-quant-pc-group";
+        return "," "bug-quant-pc-group";
     return "";
 }
 
