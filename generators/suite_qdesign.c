@@ -33,8 +33,8 @@
  *   qio-trap     bug-quant-io-swap
  *   qgroup-trap  bug-quant-axis
  * and the further causes: qunsat and qio-trap also bug-quant-pad-zero,
- * bug-quant-sat16 and bug-quant-clamp-first; qsaturate those and
- * bug-quant-narrow-clamp; qzp-extreme bug-quant-narrow-clamp; qchannels
+ * bug-quant-sat16, bug-quant-clamp-first and bug-quant-x-sign; qsaturate
+ * the first three and bug-quant-narrow-clamp; qzp-extreme bug-quant-narrow-clamp; qchannels
  * and qgroup-trap on a grouped shape bug-quant-pc-group.
  * After every other quantized row (iohw__plan_qzp_y) come two more qties
  * rows of that bug, in every profile.
@@ -90,7 +90,8 @@ static const char *more_bugs(const int *v)
 {
     const int f = v[F_FILL];
     if (f == IOHW__QFILL_UNSAT || f == IOHW__QFILL_IO_TRAP)
-        return "," "bug-quant-pad-zero" "," "bug-quant-sat16" "," "bug-quant-clamp-first";
+        return "," "bug-quant-pad-zero" "," "bug-quant-sat16" "," "bug-quant-clamp-first"
+               "," "bug-quant-x-sign";
     if (f == IOHW__QFILL_SATURATE)
         return "," "bug-quant-pad-zero" "," "bug-quant-sat16" "," "bug-quant-clamp-first"
                "," "bug-quant-narrow-clamp";

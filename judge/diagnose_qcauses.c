@@ -169,6 +169,28 @@ int iohw__dgq_sat16_acc(const iohw__dgq_canon *c, int64_t *acc)
     return 0;
 }
 
+/* The definition's term with x's byte of the other signedness. */
+static void x_sign_tap(void *ctx, const iohw__dgq_canon *c, int64_t n, int64_t ci, int64_t li,
+                       int64_t m, int64_t ki, int64_t yi)
+{
+    accs *a = ctx;
+    const int32_t other = c->q->x_dtype == IOHW_U8 ? IOHW_S8 : IOHW_U8;
+    const int64_t x = val8(other, c->x, (n * c->p->in_channels + ci) * a->g.nL + li);
+    a->acc[yi] += (x - c->q->zp_x) * (w_at(c, &a->g, ci, m, ki) - c->q->zp_w);
+}
+
+int iohw__dgq_x_sign_acc(const iohw__dgq_canon *c, int64_t *acc)
+{
+    accs a;
+    memset(&a, 0, sizeof a);
+    geom_of(c->p, &a.g);
+    a.acc = acc;
+    memset(acc, 0, (size_t)c->ny * sizeof *acc);
+    each_tap(c, x_sign_tap, &a);
+    add_bias(c, acc);
+    return 0;
+}
+
 /* --- finishing ------------------------------------------------------- */
 
 static void range_of(int32_t t, int64_t *lo, int64_t *hi)

@@ -23,6 +23,10 @@ int iohw__dgq_pad_zero_acc(const iohw__dgq_canon *c, int64_t *acc);
  * position and tap summed and saturated to int16 (iohw__dgq_acc_fn). */
 int iohw__dgq_sat16_acc(const iohw__dgq_canon *c, int64_t *acc);
 
+/* x's bytes read with the other signedness (u8 as int8, s8 as uint8),
+ * zp_x unchanged (iohw__dgq_acc_fn). */
+int iohw__dgq_x_sign_acc(const iohw__dgq_canon *c, int64_t *acc);
+
 /* Per-channel M indexed by the channel within its group: M[m], not
  * M[g*Mg + m] (iohw__dgq_finish_fn). */
 int iohw__dgq_pc_group_finish(const iohw__dgq_canon *c, int64_t oc, int64_t acc,

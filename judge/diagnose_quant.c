@@ -143,6 +143,13 @@ static int clamp_first(const iohw__dgq_case *c, qvariant *v)
     return requantized(c) && c->q.zp_y != 0;
 }
 
+static int x_sign(const iohw__dgq_case *c, qvariant *v)
+{
+    (void)c;
+    v->acc_fn = iohw__dgq_x_sign_acc;
+    return 1;
+}
+
 /* R of mode `used` where `asked` was asked; gemmlowp needs the fixed form. */
 #define ROUNDING(asked, used)                                                   \
     static int r_##asked##_##used(const iohw__dgq_case *c, qvariant *v)       \
@@ -214,6 +221,8 @@ static const qentry TABLE[] = {
      "before adding, or keep |x| * |w| pairs below 2^15"},
     {"clamp applied before zp_y is added", clamp_first,
      "your kernel clamps R(M*acc) to [qmin, qmax] and then adds zp_y: clamp zp_y + R(M*acc)"},
+    {"x's bytes read with the other signedness", x_sign,
+     "your kernel reads a u8 x as int8 (or an s8 x as uint8): load x_q with x's own dtype"},
 };
 #undef RM
 #define NTABLE ((int)(sizeof TABLE / sizeof TABLE[0]))

@@ -127,3 +127,21 @@ Test(diagnose_qcauses, narrow_clamp_and_clamp_before_zp_y)
     cr_assert_eq(iohw__dgq_clamp_first_finish(&c, 0, 20, &out), 0);
     cr_expect_eq(out, 120);
 }
+
+Test(diagnose_qcauses, x_read_with_the_other_signedness)
+{
+    /* one tap: u8 x = 200 read as int8 -56, zp_x = 10, w - zp_w = 3:
+     * (-56 - 10) * 3 = -198 (the definition: 190 * 3 = 570); an s8 x of
+     * -56 read as uint8 200 gives 570 */
+    iohw_problem p = problem("ci=1 co=1 in=1 k=1");
+    const float one = 1.0f;
+    iohw_quant q = quant(IOHW_U8, IOHW_S8, IOHW_S32, 10, 2, 0, &one, 0);
+    const uint8_t x[1] = {200}, w[1] = {5};
+    const iohw__dgq_canon c = {&p, &q, x, w, NULL, 1, 1};
+    int64_t acc;
+    cr_assert_eq(iohw__dgq_x_sign_acc(&c, &acc), 0);
+    cr_expect_eq(acc, -198);
+    q.x_dtype = IOHW_S8;
+    cr_assert_eq(iohw__dgq_x_sign_acc(&c, &acc), 0);
+    cr_expect_eq(acc, 570);
+}

@@ -62,6 +62,8 @@ static const qfault FAULTS[] = {
      IOHW_ROUND_GEMMLOWP, IOHW_QM_FIXED, "16-bit saturation of pairs of products"},
     {"fault_quant_clamp_first", "ci=4 co=6 g=2 in=5 k=2 d=2 op=1 bias=1", IOHW__QFILL_SATURATE,
      IOHW_ROUND_HALF_EVEN, IOHW_QM_FIXED, "clamp applied before zp_y is added"},
+    {"fault_quant_x_sign", "ci=2 co=3 in=3x2x3 k=2x2x2 s=1x2x1 bias=1", IOHW__QFILL_UNSAT,
+     IOHW_ROUND_HALF_UP, IOHW_QM_SCALES, "x's bytes read with the other signedness"},
 };
 #define NFAULTS (sizeof FAULTS / sizeof FAULTS[0])
 

@@ -40,6 +40,7 @@ static const quant_fault FAULTS[] = {
     {"fault_quant_narrow_clamp", "bug-quant-narrow-clamp", "narrow clamp"},
     {"fault_quant_sat16", "bug-quant-sat16", "16-bit saturation of pairs of products"},
     {"fault_quant_clamp_first", "bug-quant-clamp-first", "clamp applied before zp_y is added"},
+    {"fault_quant_x_sign", "bug-quant-x-sign", "x's bytes read with the other signedness"},
 };
 #define NFAULTS (sizeof FAULTS / sizeof FAULTS[0])
 
