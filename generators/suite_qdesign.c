@@ -32,6 +32,10 @@
  *                changes the sign of a tie; specification section 11.3)
  *   qio-trap     bug-quant-io-swap
  *   qgroup-trap  bug-quant-axis
+ * and the further causes: qunsat and qio-trap also bug-quant-pad-zero,
+ * bug-quant-sat16, bug-quant-clamp-first and bug-quant-x-sign; qsaturate
+ * the first three and bug-quant-narrow-clamp; qzp-extreme bug-quant-narrow-clamp; qchannels
+ * and qgroup-trap on a grouped shape bug-quant-pc-group.
  * After every other quantized row (iohw__plan_qzp_y) come two more qties
  * rows of that bug, in every profile, then the rows of the scales and sizes
  * people deploy (fill_qdeploy.c), four per fill, in every profile:
@@ -87,6 +91,26 @@ static int valid(const int *v, void *ctx)
     return 1;
 }
 
+/* The bugs of the further causes (specification section 11.5) a row
+ * corners besides its fill's: zp_x inside the type, full-range x and w,
+ * a zp_y off the type's end (qunsat, qio-trap, qsaturate); the outputs at
+ * both ends of the type (qsaturate); per-channel M in a grouped shape. */
+static const char *more_bugs(const int *v)
+{
+    const int f = v[F_FILL];
+    if (f == IOHW__QFILL_UNSAT || f == IOHW__QFILL_IO_TRAP)
+        return "," "bug-quant-pad-zero" "," "bug-quant-sat16" "," "bug-quant-clamp-first"
+               "," "bug-quant-x-sign";
+    if (f == IOHW__QFILL_SATURATE)
+        return "," "bug-quant-pad-zero" "," "bug-quant-sat16" "," "bug-quant-clamp-first"
+               "," "bug-quant-narrow-clamp";
+    if (f == IOHW__QFILL_ZP_EXTREME)
+        return "," "bug-quant-narrow-clamp";
+    if ((f == IOHW__QFILL_CHANNELS || f == IOHW__QFILL_GROUP_TRAP) && SHAPE_GROUPED[v[F_SHAPE]])
+        return "," "bug-quant-pc-group";
+    return "";
+}
+
 static int add_row(iohw_plan *plan, const int *v, iohw_error *err)
 {
     static const char *const T[2] = {"s8", "u8"};
@@ -102,8 +126,8 @@ static int add_row(iohw_plan *plan, const int *v, iohw_error *err)
     if (n < 0 || (size_t)n >= sizeof text)
         return iohw_error_set(err, "suite: designed quantized row too long");
     const int zp_y_shows = v[F_FILL] == IOHW__QFILL_TIES && v[F_ROUND] <= 1; /* even, away */
-    snprintf(tags, sizeof tags, "qdesign,%s%s%s", BUGS[v[F_FILL]], zp_y_shows ? "," : "",
-             zp_y_shows ? "bug-quant-zp-y" : "");
+    snprintf(tags, sizeof tags, "qdesign,%s%s%s%s", BUGS[v[F_FILL]], zp_y_shows ? "," : "",
+             zp_y_shows ? "bug-quant-zp-y" : "", more_bugs(v));
     if (iohw__desc_from(text, v[F_X] ? IOHW_U8 : IOHW_S8, iohw__qfill_name(v[F_FILL]), &d,
                         err) != 0)
         return -1;

@@ -24,6 +24,7 @@
  * common power of two of the M[j].  y is compared bit for bit.
  */
 #include "judge/diagnose_quant.h"
+#include "judge/diagnose_qcauses.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -111,6 +112,45 @@ static int bias_after(const iohw__dgq_case *c, qvariant *v)
     return requantized(c) && c->bias != NULL;
 }
 
+/* The misreadings of judge/diagnose_qcauses.c (specification section 11.5). */
+static int pad_zero(const iohw__dgq_case *c, qvariant *v)
+{
+    v->acc_fn = iohw__dgq_pad_zero_acc;
+    return c->q.zp_x != 0;
+}
+
+static int pc_group(const iohw__dgq_case *c, qvariant *v)
+{
+    v->finish = iohw__dgq_pc_group_finish;
+    return requantized(c) && c->q.per_channel && c->p.groups > 1;
+}
+
+static int narrow_clamp(const iohw__dgq_case *c, qvariant *v)
+{
+    v->finish = iohw__dgq_narrow_clamp_finish;
+    return requantized(c);
+}
+
+/* pairs of adjacent products: two input channels in a group */
+static int sat16(const iohw__dgq_case *c, qvariant *v)
+{
+    v->acc_fn = iohw__dgq_sat16_acc;
+    return c->p.in_channels / c->p.groups >= 2;
+}
+
+static int clamp_first(const iohw__dgq_case *c, qvariant *v)
+{
+    v->finish = iohw__dgq_clamp_first_finish;
+    return requantized(c) && c->q.zp_y != 0;
+}
+
+static int x_sign(const iohw__dgq_case *c, qvariant *v)
+{
+    (void)c;
+    v->acc_fn = iohw__dgq_x_sign_acc;
+    return 1;
+}
+
 /* R of mode `used` where `asked` was asked; gemmlowp needs the fixed form. */
 #define ROUNDING(asked, used)                                                   \
     static int r_##asked##_##used(const iohw__dgq_case *c, qvariant *v)       \
@@ -196,6 +236,22 @@ static const qentry TABLE[] = {
     {"fixed-point left shift ignored", shift_left_ignored,
      "your kernel drops a positive shift (M >= 1/2): multiply by 2^shift before the rounding "
      "multiply (SPEC 11.2)"},
+    {"zero insertion padded with 0 instead of zp_x", pad_zero,
+     "your kernel inserts zeros (and pads the border) with 0 in the quantized domain: pad with zp_x, "
+     "or skip the taps that fall off the input"},
+    {"per-channel M indexed by the channel within its group", pc_group,
+     "your kernel takes M[m] for output channel g*Mg+m: index the per-channel scales by the "
+     "channel's global index"},
+    {"narrow clamp ([-127, 127] or [1, 255])", narrow_clamp,
+     "your kernel clamps to the narrow range (s8 [-127, 127], u8 [1, 255]): the definition "
+     "saturates to the type's whole range, [-128, 127] or [0, 255]"},
+    {"16-bit saturation of pairs of products (u8*s8 without VNNI)", sat16,
+     "your kernel sums pairs of u8*s8 products in int16 (pmaddubsw), which saturates: widen "
+     "before adding, or keep |x| * |w| pairs below 2^15"},
+    {"clamp applied before zp_y is added", clamp_first,
+     "your kernel clamps R(M*acc) to [qmin, qmax] and then adds zp_y: clamp zp_y + R(M*acc)"},
+    {"x's bytes read with the other signedness", x_sign,
+     "your kernel reads a u8 x as int8 (or an s8 x as uint8): load x_q with x's own dtype"},
 };
 #undef RM
 #define NTABLE ((int)(sizeof TABLE / sizeof TABLE[0]))

@@ -62,6 +62,18 @@ static const qfault FAULTS[] = {
      IOHW_ROUND_GEMMLOWP, IOHW_QM_FIXED, "fixed-point left shift ignored"},
     {"fault_quant_shift_left", "ci=2 co=3 in=7 k=2 d=2 op=1", IOHW__QFILL_SHIFT,
      IOHW_ROUND_HALF_UP, IOHW_QM_FIXED, "fixed-point left shift ignored"},
+    {"fault_quant_pad_zero", "n=2 ci=2 co=4 in=6 k=3 s=2 bias=1 xl=NWC", IOHW__QFILL_UNSAT,
+     IOHW_ROUND_HALF_EVEN, IOHW_QM_SCALES, "zero insertion padded with 0 instead of zp_x"},
+    {"fault_quant_pc_group", "ci=4 co=6 g=2 in=4x3 k=2x2 s=2x1 wl=HWIO", IOHW__QFILL_GROUP_TRAP,
+     IOHW_ROUND_HALF_AWAY, IOHW_QM_FIXED, "per-channel M indexed by the channel within its group"},
+    {"fault_quant_narrow_clamp", "n=2 ci=2 co=4 in=6 k=3 s=2 bias=1", IOHW__QFILL_SATURATE,
+     IOHW_ROUND_HALF_UP, IOHW_QM_SCALES, "narrow clamp"},
+    {"fault_quant_sat16", "ci=4 co=6 g=2 in=5 k=2 bias=1 xl=NWC", IOHW__QFILL_UNSAT,
+     IOHW_ROUND_GEMMLOWP, IOHW_QM_FIXED, "16-bit saturation of pairs of products"},
+    {"fault_quant_clamp_first", "ci=4 co=6 g=2 in=5 k=2 d=2 op=1 bias=1", IOHW__QFILL_SATURATE,
+     IOHW_ROUND_HALF_EVEN, IOHW_QM_FIXED, "clamp applied before zp_y is added"},
+    {"fault_quant_x_sign", "ci=2 co=3 in=3x2x3 k=2x2x2 s=1x2x1 bias=1", IOHW__QFILL_UNSAT,
+     IOHW_ROUND_HALF_UP, IOHW_QM_SCALES, "x's bytes read with the other signedness"},
 };
 #define NFAULTS (sizeof FAULTS / sizeof FAULTS[0])
 

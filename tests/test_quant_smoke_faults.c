@@ -37,6 +37,13 @@ static const quant_fault FAULTS[] = {
     {"fault_quant_f32_requant", "bug-quant-f32-requant", "requantization computed in binary32"},
     {"fault_quant_acc_wrap", "bug-quant-acc-wrap", "int32 accumulator wrapped"},
     {"fault_quant_shift_left", "bug-quant-shift-left", "fixed-point left shift ignored"},
+    {"fault_quant_pad_zero", "bug-quant-pad-zero", "zero insertion padded with 0 instead of zp_x"},
+    {"fault_quant_pc_group", "bug-quant-pc-group",
+     "per-channel M indexed by the channel within its group"},
+    {"fault_quant_narrow_clamp", "bug-quant-narrow-clamp", "narrow clamp"},
+    {"fault_quant_sat16", "bug-quant-sat16", "16-bit saturation of pairs of products"},
+    {"fault_quant_clamp_first", "bug-quant-clamp-first", "clamp applied before zp_y is added"},
+    {"fault_quant_x_sign", "bug-quant-x-sign", "x's bytes read with the other signedness"},
 };
 #define NFAULTS (sizeof FAULTS / sizeof FAULTS[0])
 
