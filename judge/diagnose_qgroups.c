@@ -4,13 +4,18 @@
  * then (specification section 11.5).  Two or more misreadings matching
  * one output are named by their group's common name when they all belong
  * to it, and not at all otherwise.  Members are rows of
- * judge/diagnose_quant.c's TABLE, by name.
+ * judge/diagnose_quant.c's TABLE, by name; a row may be in several groups
+ * (zp_y added before rounding is in each "another mode" group).
  */
 #include <string.h>
 
 #include "judge/diagnose_quant_internal.h"
 
 #define MAX_MEMBERS 6
+
+/* zp_y added before rounding changes only how ties round: a case where
+ * another rounding gives the same output cannot tell the two apart. */
+#define ZP_Y "zp_y added before rounding"
 
 typedef struct qgroup {
     const char *name, *meaning;
@@ -22,7 +27,7 @@ typedef struct qgroup {
      "your kernel rounds the requantization otherwise than " asked "; the case does " \
      "not tell which way (SPEC 11.3)",                                                \
      {m1 " where " asked " was asked", m2 " where " asked " was asked",               \
-      m3 " where " asked " was asked", NULL}}
+      m3 " where " asked " was asked", ZP_Y, NULL}}
 
 #define EVEN "ties rounded to even"
 #define AWAY "ties rounded half away from zero"
@@ -66,11 +71,11 @@ const char *iohw__dgq_group_meaning(int g)
     return g >= 0 && g < NGROUPS ? GROUPS[g].meaning : NULL;
 }
 
-int iohw__dgq_group_of(const char *name)
+int iohw__dgq_in_group(int g, const char *name)
 {
-    for (int g = 0; name != NULL && g < NGROUPS; g++)
-        for (int i = 0; i < MAX_MEMBERS && GROUPS[g].members[i] != NULL; i++)
-            if (strcmp(GROUPS[g].members[i], name) == 0)
-                return g;
-    return -1;
+    for (int i = 0; g >= 0 && g < NGROUPS && name != NULL && i < MAX_MEMBERS &&
+                    GROUPS[g].members[i] != NULL; i++)
+        if (strcmp(GROUPS[g].members[i], name) == 0)
+            return 1;
+    return 0;
 }

@@ -379,16 +379,19 @@ static void say(char *buf, size_t n, const char *text)
 
 /* The name the matched rows earn (specification section 11.5): the one
  * row's, or the common name of the group they all belong to; NULL when
- * they belong to no one group (the case cannot tell them apart). */
+ * no one group holds them all (the case cannot tell them apart). */
 static const char *honest_name(const int *rows, int n)
 {
     if (n == 1)
         return iohw__dgq_name(rows[0]);
-    const int g = iohw__dgq_group_of(iohw__dgq_name(rows[0]));
-    for (int i = 1; i < n; i++)
-        if (g < 0 || iohw__dgq_group_of(iohw__dgq_name(rows[i])) != g)
-            return NULL;
-    return g >= 0 ? iohw__dgq_group_name(g) : NULL;
+    for (int g = 0; g < iohw__dgq_group_count(); g++) {
+        int all = 1;
+        for (int i = 0; i < n && all; i++)
+            all = iohw__dgq_in_group(g, iohw__dgq_name(rows[i]));
+        if (all)
+            return iohw__dgq_group_name(g);
+    }
+    return NULL;
 }
 
 /* rows := the rows whose misreading y matches; their count, or

@@ -30,7 +30,7 @@ int iohw__dgq_build(int i, const iohw__dgq_case *c, qvariant *v);
 int iohw__dgq_group_count(void);
 const char *iohw__dgq_group_name(int g);
 const char *iohw__dgq_group_meaning(int g);
-/* The group of the row named name, or -1 when it has none. */
-int iohw__dgq_group_of(const char *name);
+/* 1 when the row named name is a member of group g. */
+int iohw__dgq_in_group(int g, const char *name);
 
 #endif

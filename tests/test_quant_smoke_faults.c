@@ -40,13 +40,34 @@ static const quant_fault FAULTS[] = {
      "w's zero point not subtracted|a zero point of x or w not subtracted"},
     {"fault_quant_rounding", "bug-quant-rounding",
      " was asked|rounding inside the fixed-point multiply differs from gemmlowp's"},
-    {"fault_quant_axis_i", "bug-quant-axis", "per-channel scales applied along I"},
+    /* the fault also rounds once (half away) where gemmlowp is asked */
+    {"fault_quant_axis_i", "bug-quant-axis",
+     "per-channel scales applied along I|rounding inside the fixed-point multiply differs"},
     {"fault_quant_no_saturation", "bug-quant-saturation", "no saturation (wrapped around)"},
     {"fault_quant_io_swap", "bug-quant-io-swap", "quantized weight read with I and O exchanged"},
     {"fault_quant_bias_after", "bug-quant-bias-scale", "bias added after the requantization"},
-    {"fault_quant_zp_y_first", "bug-quant-zp-y", "zp_y added before rounding"},
+    {"fault_quant_zp_y_first", "bug-quant-zp-y",
+     "zp_y added before rounding|ties rounded in another mode where"},
+    {"fault_quant_gemmlowp_nudge", "bug-quant-rounding",
+     "rounding inside the fixed-point multiply differs from gemmlowp's"},
 };
 #define NFAULTS (sizeof FAULTS / sizeof FAULTS[0])
+
+/* The faults smoke fails on fewer than three designed cases, with why:
+ * counted, not held to MIN_CASES. */
+static const char *const SHORT_OF[][2] = {
+    {"fault_quant_gemmlowp_nudge",
+     "smoke's designed cases hold one gemmlowp qties case; a second gemmlowp qties row needs "
+     "room in smoke's 300 forward cases"},
+};
+
+static const char *short_of(const char *name)
+{
+    for (size_t i = 0; i < sizeof SHORT_OF / sizeof SHORT_OF[0]; i++)
+        if (strcmp(SHORT_OF[i][0], name) == 0)
+            return SHORT_OF[i][1];
+    return NULL;
+}
 
 /* The quantized faults that smoke's plain run cannot reach, with why. */
 static const char *const NOT_HERE[][2] = {
@@ -103,9 +124,11 @@ static counts count_fault(const char *dir, const quant_fault *f)
             printf("  named wrongly: %s: %s\n", r->case_id, r->diagnosis);
         }
     }
-    printf("%-28s %4d failing, %4d tagged %-22s %4d named (%3d%%), %d named wrongly\n",
+    printf("%-28s %4d failing, %4d tagged %-22s %4d named (%3d%%), %d named wrongly%s%s\n",
            f->name, k.fails, k.tagged, f->tag, k.named,
-           k.fails > 0 ? 100 * k.named / k.fails : 0, k.wrong);
+           k.fails > 0 ? 100 * k.named / k.fails : 0, k.wrong,
+           short_of(f->name) != NULL ? "; short of three: " : "",
+           short_of(f->name) != NULL ? short_of(f->name) : "");
     fflush(stdout);
     iohw_report_free(&rep);
     return k;
@@ -184,7 +207,7 @@ Test(quant_smoke_faults, each_fails_three_tagged_cases_and_the_names_are_honest,
         all.fails += k.fails;
         all.named += k.named;
         all.wrong += k.wrong;
-        if (!smoke)
+        if (!smoke || short_of(FAULTS[i].name) != NULL)
             continue;
         cr_expect_geq(k.tagged, MIN_CASES, "%s fails %d smoke cases tagged %s", FAULTS[i].name,
                       k.tagged, FAULTS[i].tag);
