@@ -402,8 +402,9 @@ Test(diagnose_quant, bias_after_requantization_is_named)
 /* Specification section 11.5: an output saturated everywhere it differs,
  * at both limits, carries no trace (every misreading that overflows both
  * ways saturates alike): the bias added after the requantization on the
- * case of seed 7, where (by hand) every differing element is at -128 or
- * 127 and a handful are not saturated at all, is named by nothing. */
+ * case of seed 7, where (by hand) every element is at -128 or 127, with a
+ * handful of elements put back to the oracle's unsaturated values, is
+ * named by nothing. */
 Test(diagnose_quant, saturated_everywhere_but_a_handful_gets_no_diagnosis)
 {
     knobs k = {0}, none = {0};
@@ -421,6 +422,12 @@ Test(diagnose_quant, saturated_everywhere_but_a_handful_gets_no_diagnosis)
     hand(&p, &d, none, good);
     hand(&p, &d, k, y);
     cr_assert_eq(inside_diff(y, good, n, -128, 127, &differ), 0, "an element inside the limits");
+    cr_expect_eq(diagnose(&p, &d, y, buf), 0, "saturated at both limits, diagnosed: %s", buf);
+    for (int64_t i = 0, back = 0; i < n && back < 3; i++)
+        if (good[i] > -128 && good[i] < 127) {
+            y[i] = good[i];
+            back++;
+        }
     for (int64_t i = 0; i < n; i++) {
         lo += y[i] == -128;
         hi += y[i] == 127;
@@ -473,6 +480,100 @@ Test(diagnose_quant, a_saturated_constant_output_gets_no_diagnosis)
     cr_expect_str_empty(buf);
     free(y);
     free(good);
+    iohw__qdata_free(&d);
+}
+
+/* gemmlowp's own steps (specification section 11.3) on the ties fill
+ * (M = 1/4: multiplier 2^30, shift -1).  Without the nudge, the high
+ * half truncates and the rounding divide by 2 then rounds x/4 once, half
+ * away from zero: the output is also the single rounding half away, and
+ * the case cannot tell the two apart; the common name is given.  The
+ * divide as a plain shift floors x/2 rounded: where it differs from every
+ * single mode (checked here by hand) it is named itself. */
+static void expect_gemmlowp_step(knobs k, const char *name)
+{
+    iohw_problem p = problem(P1);
+    iohw__qwant w = want(IOHW_S8, IOHW_ROUND_GEMMLOWP, IOHW_QM_FIXED);
+    iohw__qdata d;
+    iohw_error err;
+    int64_t y[2 * 4 * 12], good[2 * 4 * 12], single[2 * 4 * 12];
+    char buf[512];
+    knobs none = {0}, away = {0};
+    away.rounding = IOHW_ROUND_HALF_AWAY;
+    cr_assert_eq(iohw__qfill(&p, IOHW__QFILL_TIES, &w, 3, &d, &err), 0, "%s", err.msg);
+    cr_assert(d.q.multiplier[0] == 1 << 30 && d.q.shift[0] == -1, "the ties fill's M is 1/4");
+    hand(&p, &d, none, good);
+    hand(&p, &d, k, y);
+    hand(&p, &d, away, single);
+    cr_assert_neq(memcmp(y, good, sizeof y), 0, "%s changes nothing", name);
+    cr_assert_eq(memcmp(y, single, sizeof y) == 0, k.no_nudge, "half away: %s", name);
+    cr_expect_eq(diagnose(&p, &d, y, buf), 1, "%s not diagnosed", name);
+    cr_expect(strstr(buf, name) != NULL, "want \"%s\", got \"%s\"", name, buf);
+    cr_expect_geq(iohw_diagnose_find(buf), 0, "%s", buf);
+    iohw__qdata_free(&d);
+}
+
+Test(diagnose_quant, gemmlowp_nudge_omitted_gets_the_common_name)
+{
+    knobs k = {0};
+    k.no_nudge = 1;
+    expect_gemmlowp_step(k, "matches the oracle with rounding inside the fixed-point multiply "
+                            "differs from gemmlowp's");
+}
+
+Test(diagnose_quant, gemmlowp_rounding_divide_as_plain_shift_is_named)
+{
+    knobs k = {0};
+    k.plain_shift = 1;
+    iohw_problem p = problem(P1);
+    iohw__qwant w = want(IOHW_S8, IOHW_ROUND_GEMMLOWP, IOHW_QM_FIXED);
+    iohw__qdata d;
+    iohw_error err;
+    int64_t y[2 * 4 * 12], other[2 * 4 * 12];
+    cr_assert_eq(iohw__qfill(&p, IOHW__QFILL_TIES, &w, 3, &d, &err), 0, "%s", err.msg);
+    hand(&p, &d, k, y);
+    for (int32_t r = IOHW_ROUND_HALF_EVEN; r <= IOHW_ROUND_HALF_UP; r++) {
+        knobs m = {0};
+        m.rounding = r;
+        hand(&p, &d, m, other);
+        cr_assert_neq(memcmp(y, other, sizeof y), 0, "the plain shift is mode %d here", r);
+    }
+    iohw__qdata_free(&d);
+    expect_gemmlowp_step(k, "matches the oracle with gemmlowp's rounding divide by a power of "
+                            "two as a plain shift");
+}
+
+/* Two misreadings that give one output (computed here by hand): ties
+ * rounded half up where half_away is asked, and zp_y added before
+ * rounding, on a ties case where every tie that changes is one whose sign
+ * zp_y flips.  Both change only how ties round: the common name of their
+ * group is given, neither own name. */
+Test(diagnose_quant, two_misreadings_coinciding_get_their_common_name)
+{
+    iohw_problem p = problem(P1);
+    iohw__qwant w = want(IOHW_S8, IOHW_ROUND_HALF_AWAY, IOHW_QM_SCALES);
+    iohw__qdata d;
+    iohw_error err;
+    int64_t up[2 * 4 * 12], first[2 * 4 * 12], good[2 * 4 * 12];
+    char buf[512];
+    knobs none = {0}, ku = {0}, kz = {0};
+    ku.rounding = IOHW_ROUND_HALF_UP;
+    kz.zp_y_first = 1;
+    uint64_t seed = 0;
+    for (;; seed++) {
+        cr_assert_lt(seed, 400, "no ties case where the two coincide");
+        cr_assert_eq(iohw__qfill(&p, IOHW__QFILL_TIES, &w, seed, &d, &err), 0, "%s", err.msg);
+        hand(&p, &d, none, good);
+        hand(&p, &d, ku, up);
+        hand(&p, &d, kz, first);
+        if (memcmp(up, first, sizeof up) == 0 && memcmp(up, good, sizeof up) != 0)
+            break;
+        iohw__qdata_free(&d);
+    }
+    cr_expect_eq(diagnose(&p, &d, up, buf), 1, "not diagnosed");
+    cr_expect_str_eq(buf, "matches the oracle with ties rounded in another mode where half_away "
+                          "was asked");
+    cr_expect_geq(iohw_diagnose_find(buf), 0, "%s", buf);
     iohw__qdata_free(&d);
 }
 
