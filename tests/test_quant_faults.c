@@ -57,6 +57,9 @@ static const qfault FAULTS[] = {
      * ties round, and their group's common name is given (section 11.5) */
     {"fault_quant_zp_y_first", "ci=2 co=3 in=7 k=2 d=2 op=1 xl=NWC", IOHW__QFILL_TIES,
      IOHW_ROUND_HALF_AWAY, IOHW_QM_FIXED, "ties rounded in another mode where half_away was asked"},
+    {"fault_quant_gemmlowp_nudge", "n=2 ci=2 co=4 in=6 k=3 s=2 bias=1", IOHW__QFILL_TIES,
+     IOHW_ROUND_GEMMLOWP, IOHW_QM_FIXED,
+     "rounding inside the fixed-point multiply differs from gemmlowp's"},
 };
 #define NFAULTS (sizeof FAULTS / sizeof FAULTS[0])
 
