@@ -24,8 +24,8 @@ typedef struct qgroup {
 
 #define OTHER_TIES(asked, m1, m2, m3)                                                 \
     {"ties rounded in another mode where " asked " was asked",                        \
-     "your kernel rounds the requantization otherwise than " asked "; the case does " \
-     "not tell which way (SPEC 11.3)",                                                \
+     "your kernel rounds ties otherwise than " asked "; the case does not tell which " \
+     "way (SPEC 11.3)",                                                               \
      {m1 " where " asked " was asked", m2 " where " asked " was asked",               \
       m3 " where " asked " was asked", ZP_Y, NULL}}
 
@@ -39,9 +39,8 @@ static const qgroup GROUPS[] = {
      * gemmlowp's rounding divide then equals one rounding half away from
      * zero whenever it shifts right: the case cannot tell those apart. */
     {"rounding inside the fixed-point multiply differs from gemmlowp's",
-     "your kernel's gemmlowp steps round otherwise: SaturatingRoundingDoublingHighMul adds "
-     "its nudge 2^30 before dividing by 2^31, RoundingDivideByPOT rounds half away from zero "
-     "(not a plain shift) (SPEC 11.3)",
+     "your kernel rounds inside the fixed-point multiply otherwise than gemmlowp (its nudge, "
+     "its rounding divide)",
      {EVEN " where gemmlowp was asked", AWAY " where gemmlowp was asked",
       UP " where gemmlowp was asked", "gemmlowp's doubling high multiply without its nudge",
       "gemmlowp's rounding divide by a power of two as a plain shift", NULL}},
@@ -49,8 +48,8 @@ static const qgroup GROUPS[] = {
     OTHER_TIES("half_away", EVEN, UP, DOUBLE),
     OTHER_TIES("half_up", EVEN, AWAY, DOUBLE),
     {"a zero point of x or w not subtracted",
-     "your kernel multiplies a raw x_q or w_q; the case does not tell which: subtract zp_x "
-     "and zp_w before the product",
+     "your kernel multiplies a raw x_q or w_q (the case does not tell which): subtract zp_x "
+     "and zp_w",
      {"x's zero point not subtracted", "w's zero point not subtracted",
       "zero points of x and w not subtracted", NULL}},
 };

@@ -178,11 +178,11 @@ static const qentry TABLE[] = {
     {"bias added after the requantization", bias_after,
      "your kernel adds the int32 bias to the output; it is at scale s_x*s_w and belongs in the accumulator"},
     {"gemmlowp's doubling high multiply without its nudge", no_nudge,
-     "your SaturatingRoundingDoublingHighMul truncates a*b / 2^31: add the nudge 2^30 "
-     "(1 - 2^30 below zero) first (SPEC 11.3)"},
+     "your kernel truncates a*M0 / 2^31 in the doubling high multiply: add gemmlowp's nudge "
+     "2^30 first"},
     {"gemmlowp's rounding divide by a power of two as a plain shift", plain_shift,
-     "your RoundingDivideByPOT is x >> right: add 1 when the remainder passes half "
-     "(above it for negative x) (SPEC 11.3)"},
+     "your kernel divides by 2^right with a plain shift: round half away as "
+     "RoundingDivideByPOT does"},
 };
 #undef RM
 #define NTABLE ((int)(sizeof TABLE / sizeof TABLE[0]))
