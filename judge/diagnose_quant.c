@@ -17,6 +17,9 @@
  *                               acc_ci the terms of input channel ci
  *   no saturation               zp_y + R(v) wrapped to the type
  *   bias after requantization   zp_y + R(M * (acc - bias)) + bias
+ *   gemmlowp's own steps        its doubling high multiply without the nudge,
+ *                               or its rounding divide as a plain shift
+ *                               (diagnose_qfixed.c; gemmlowp asked)
  * Every variant is exact: the accumulators come from the oracle (an s32
  * output), R from iohw_quant_requantize; a tie of R(zp_y + v) is found as
  * the place where rounding half up and half down disagree, and the sum of
