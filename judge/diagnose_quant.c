@@ -17,6 +17,9 @@
  *                               acc_ci the terms of input channel ci
  *   no saturation               zp_y + R(v) wrapped to the type
  *   bias after requantization   zp_y + R(M * (acc - bias)) + bias
+ *   gemmlowp's own steps        its doubling high multiply without the nudge,
+ *                               or its rounding divide as a plain shift
+ *                               (diagnose_qfixed.c; gemmlowp asked)
  * Every variant is exact: the accumulators come from the oracle (an s32
  * output), R from iohw_quant_requantize; a tie of R(zp_y + v) is found as
  * the place where rounding half up and half down disagree, and the sum of
@@ -25,6 +28,7 @@
  */
 #include "judge/diagnose_quant.h"
 #include "judge/diagnose_qcauses.h"
+#include "judge/diagnose_quant_internal.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -33,18 +37,9 @@
 #include <string.h>
 
 #include "judge/diagnose_qdeploy.h"
+#include "judge/diagnose_qfixed.h"
 #include "oracle/layout.h"
 #include "oracle/problem.h"
-
-/* Products per oracle run above which a case is not diagnosed. */
-#define MAX_WORK ((int64_t)1 << 24)
-
-typedef struct qvariant {
-    int zp_x_kept, zp_w_kept, io_swapped, bias_after, zp_y_first, axis_i, wrap;
-    int32_t rounding;   /* 0: the case's */
-    iohw__dgq_acc_fn acc_fn;       /* NULL: the definition's accumulators */
-    iohw__dgq_finish_fn finish;    /* NULL: zp_y + R(M * acc), stored */
-} qvariant;
 
 typedef int (*qbuild_fn)(const iohw__dgq_case *c, qvariant *v);
 
@@ -151,6 +146,25 @@ static int x_sign(const iohw__dgq_case *c, qvariant *v)
     return 1;
 }
 
+/* gemmlowp's own steps done otherwise (diagnose_qfixed.c). */
+static int gemmlowp_asked(const iohw__dgq_case *c)
+{
+    return requantized(c) && c->q.rounding == IOHW_ROUND_GEMMLOWP &&
+           c->q.m_form == IOHW_QM_FIXED;
+}
+
+static int no_nudge(const iohw__dgq_case *c, qvariant *v)
+{
+    v->finish = iohw__dgq_no_nudge;
+    return gemmlowp_asked(c);
+}
+
+static int plain_shift(const iohw__dgq_case *c, qvariant *v)
+{
+    v->finish = iohw__dgq_plain_shift;
+    return gemmlowp_asked(c);
+}
+
 /* R of mode `used` where `asked` was asked; gemmlowp needs the fixed form. */
 #define ROUNDING(asked, used)                                                   \
     static int r_##asked##_##used(const iohw__dgq_case *c, qvariant *v)       \
@@ -252,18 +266,36 @@ static const qentry TABLE[] = {
      "your kernel clamps R(M*acc) to [qmin, qmax] and then adds zp_y: clamp zp_y + R(M*acc)"},
     {"x's bytes read with the other signedness", x_sign,
      "your kernel reads a u8 x as int8 (or an s8 x as uint8): load x_q with x's own dtype"},
+    {"gemmlowp's doubling high multiply without its nudge", no_nudge,
+     "your kernel truncates a*M0 / 2^31 in the doubling high multiply: add gemmlowp's nudge "
+     "2^30 first"},
+    {"gemmlowp's rounding divide by a power of two as a plain shift", plain_shift,
+     "your kernel divides by 2^right with a plain shift: round half away as "
+     "RoundingDivideByPOT does"},
 };
 #undef RM
 #define NTABLE ((int)(sizeof TABLE / sizeof TABLE[0]))
 
-int iohw__dgq_count(void)
+int iohw__dgq_rows(void)
 {
     return NTABLE;
 }
 
+int iohw__dgq_build(int i, const iohw__dgq_case *c, qvariant *v)
+{
+    memset(v, 0, sizeof *v);
+    return i >= 0 && i < NTABLE && TABLE[i].build(c, v) == 1;
+}
+
+/* The rows, then the common names of their groups. */
+int iohw__dgq_count(void)
+{
+    return NTABLE + iohw__dgq_group_count();
+}
+
 const char *iohw__dgq_name(int i)
 {
-    return i >= 0 && i < NTABLE ? TABLE[i].name : NULL;
+    return i >= 0 && i < NTABLE ? TABLE[i].name : iohw__dgq_group_name(i - NTABLE);
 }
 
 const char *iohw__dgq_meaning(int i)
@@ -657,4 +689,5 @@ int iohw__dg_quant(const iohw__dgq_case *given, const void *y, char *buf, size_t
     if (found)
         say(buf, n, line);
     return found;
+    return i >= 0 && i < NTABLE ? TABLE[i].meaning : iohw__dgq_group_meaning(i - NTABLE);
 }

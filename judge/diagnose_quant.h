@@ -30,10 +30,13 @@ typedef struct iohw__dgq_case {
     const int32_t *bias;   /* C_out values when p.has_bias, else NULL */
 } iohw__dgq_case;
 
-/* Writes to buf "matches the oracle with A[, or with B]" naming every
- * misreading whose output equals y (in p's data layout, of q.y_dtype),
- * or "" when none does or y equals the oracle.  Returns 1 when a match was
- * found, 0 otherwise (also when the case is too large to diagnose). */
+/* Writes to buf "matches the oracle with A" naming the misreading whose
+ * output equals y (in p's data layout, of q.y_dtype), or the common name
+ * of the group of those that do when several do and they share one
+ * (specification section 11.5); "" when none does, when several do with
+ * no common name, when y carries no trace (iohw__dg_spread) or y equals
+ * the oracle.  Returns 1 when something was named, 0 otherwise (also when
+ * the case is too large to diagnose). */
 int iohw__dg_quant(const iohw__dgq_case *c, const void *y, char *buf, size_t n);
 
 /* What y holds, for the one place a diagnosis is accepted (float and

@@ -154,9 +154,13 @@ Test(run_rounding, without_the_declaration_the_same_outputs_fail_named_by_the_ro
         }
         cr_expect_eq(r->status, IOHW_RESULT_FAIL, "%s: %s %s", r->case_id,
                      iohw_result_status_name(r->status), r->message);
-        cr_expect_not_null(strstr(r->diagnosis, "ties rounded half away from zero where "
-                                                "half_even was asked"),
-                           "%s: '%s'", r->case_id, r->diagnosis);
+        /* or, where another mode (or zp_y before rounding) gives the same
+         * output, the common name of the two (specification section 11.5) */
+        cr_expect(strstr(r->diagnosis, "ties rounded half away from zero where "
+                                       "half_even was asked") != NULL ||
+                      strstr(r->diagnosis, "ties rounded in another mode where "
+                                           "half_even was asked") != NULL,
+                  "%s: '%s'", r->case_id, r->diagnosis);
         cr_expect_eq(iohw_result_rounded(r), 0, "%s", r->message);
     }
     cr_expect_eq(iohw_run_exit_code(&res), 1);
