@@ -18,7 +18,8 @@
 #define PYTHON "/usr/bin/python3"
 #define SERVE IOHW_SOURCE_DIR "/tests/exec/serve_oracle.py"
 
-/* Three cases of one class (2-d f32, only co differs: 2, 3, 4) run by
+/* Three cases (2-d f32, co 2, 3 and 4; the third of another class, s=2,
+ * so that its supports() asks the program) run by
  * iohw run --jobs 1 with serve_oracle.py in mode and env (VAR=value
  * words for the shell, may be ""); the output and the JSON report in *out.
  * Returns iohw run's status. */
@@ -33,7 +34,7 @@ static int run_three(const char *name, const char *mode, const char *env,
     cr_assert_eq(iohw_test_sh(NULL, "rm -rf '%s' && mkdir -p '%s' && '%s' gen "
                               "-o '%s/t.h5' --problem 'ci=2 co=2 in=4x4 k=3' "
                               "--problem 'ci=2 co=3 in=4x4 k=3' --problem "
-                              "'ci=2 co=4 in=4x4 k=3' >/dev/null", dir, dir,
+                              "'ci=2 co=4 in=4x4 k=3 s=2' >/dev/null", dir, dir,
                               IOHW_BIN, dir), 0);
     int rc = iohw_test_sh(out, "cd '%s' && TMPDIR='%s' %s IOHW_EXEC_COMMAND='"
                           PYTHON " " SERVE " %s %s' '%s' run --backend "
