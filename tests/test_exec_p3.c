@@ -179,9 +179,12 @@ Test(exec_p3, a_4k_error_message_is_whole)
     init_long();
     load("long", NULL, NULL, NULL, &lb);
     cr_expect_eq(run_one(&lb, "ci=2 co=7 in=4x4 k=3"), IOHW_BACKEND_ERROR);
-    snprintf(want, sizeof want, "serve_oracle.py reported an error: %s",
-             long_text);
-    cr_expect_str_eq(iohw_backend_last_error(&lb), want);
+    snprintf(want, sizeof want, "/tests/exec/serve_oracle.py reported an "
+             "error: %s", long_text);
+    const char *msg = iohw_backend_last_error(&lb);
+    cr_expect(strlen(msg) >= strlen(want) &&
+              strcmp(msg + strlen(msg) - strlen(want), want) == 0,
+              "%.200s", msg);
     /* Restarted after the error, the program serves the next case. */
     expect_pass(&lb, "ci=2 co=3 in=4x4 k=3");
     iohw_backend_unload(&lb);

@@ -61,6 +61,14 @@
  * (malloc'd then, whole). */
 static char *table_name_text, *table_version_text;
 static iohw_backend exec_table;
+
+/* When the library is unloaded. */
+__attribute__((destructor)) static void free_table_text(void)
+{
+    free(table_name_text);
+    free(table_version_text);
+    table_name_text = table_version_text = NULL;
+}
 /* --- init and fini -------------------------------------------------------- */
 
 /* The program in messages: the script for an interpreter and its script
@@ -119,8 +127,10 @@ static void describe(exec_ctx *c)
     const char *restart = getenv("IOHW_EXEC_RESTART");
     char *text = describe_text(c, want);
     c->protocol = want > 0 ? want : 1;
-    if (text == NULL || iohw__exec_about_parse(text, &c->about) != 0)
+    if (text == NULL || iohw__exec_about_parse(text, &c->about) != 0) {
+        iohw__exec_about_free(&c->about);
         iohw__exec_about_parse("", &c->about);
+    }
     free(text);
     if (want == 0)
         c->protocol = c->about.protocol3 ? 3 : c->about.protocol2 ? 2 : 1;

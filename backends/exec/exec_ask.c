@@ -25,11 +25,11 @@
 _Noreturn void iohw__exec_die_with_program(exec_ctx *c)
 {
     /* A first line short enough to be quoted whole, then the details. */
-    const char *base = strrchr(c->label, '/');
+    const char *base = strrchr(c->server.label, '/');
     const exec_watch *w = &c->server.watch;
     char how[96];
     iohw__exec_how(c->server.status, how, sizeof how);
-    base = base != NULL ? base + 1 : c->label;
+    base = base != NULL ? base + 1 : c->server.label;
     if (w->over > 0)
         fprintf(stderr, "exec: %.40s: resident memory %lld MiB > limit %lld "
                 "MiB, killed\n", base, (long long)(w->over >> 20),
@@ -80,7 +80,7 @@ int iohw__exec_ask2(exec_ctx *c, const char *verb, int files, char **text)
     if (strcmp(reply, "ok") == 0) {
         rc = EXEC_ANSWER_OK;
     } else if (strcmp(reply, "error") == 0) {
-        iohw__exec_say(&c->msg, "%s reported an error: %s", c->label,
+        iohw__exec_say(&c->msg, "%s reported an error: %s", c->server.label,
                        rest[0] ? rest : "(no message)");
         rc = EXEC_ANSWER_ERROR;
     } else if (strcmp(reply, "unsupported") == 0) {
@@ -90,7 +90,7 @@ int iohw__exec_ask2(exec_ctx *c, const char *verb, int files, char **text)
         iohw__exec_serve_stop(&c->server);
         iohw__exec_say(&c->msg, "%s answered garbage: a reply whose first "
                        "line is \"%.40s\", not ok, unsupported or error; it "
-                       "was stopped", c->label, reply);
+                       "was stopped", c->server.label, reply);
     }
 done:
     free(req);
