@@ -298,7 +298,7 @@ int iohw_answer_read(const char *path, const iohw_problem *p, const char *id,
     /* The program's refusal. */
     int has = iohw__h5_has_attr(f, "unsupported", err);
     if (has != 0) {
-        if (has > 0 && iohw__h5_read_string(f, "unsupported", 400, why,
+        if (has > 0 && iohw__h5_read_string(f, "unsupported", 65536, why,
                                             err) == 0)
             rc = 1;
         else

@@ -4,7 +4,9 @@
  *
  * The tree comes from reports/json_parse.c; this file checks every member
  * it uses for type, range and length (a string that does not fit its field
- * is an error, not a silent cut) and names the member in the message.  Each
+ * is an error, not a silent cut) and names the member in the message.
+ * Strings are kept as the writer writes them (iohw__text_fit: bytes that
+ * are not UTF-8 replaced), so that whatever iohw writes, it reads.  Each
  * case is decoded from its text by the result record's codec
  * (results/record.h), the one the journal uses.
  * Members it does not know are ignored, so later versions may add some.
@@ -85,9 +87,10 @@ static int get_text(reader *rd, const iohw__json *o, const char *key,
         return required ? bad(rd, o, "member '%s' missing", key) : 0;
     if (v->type != IOHW__JSON_STRING)
         return bad(rd, v, "member '%s': expected a string", key);
-    if (strlen(v->string) >= n)
+    /* As the writer gives it back (invalid UTF-8 replaced), so that what
+     * is read here is written and read again unchanged. */
+    if (iohw__text_fit(v->string, buf, n) != 0)
         return bad(rd, v, "member '%s': longer than %zu bytes", key, n - 1);
-    memcpy(buf, v->string, strlen(v->string) + 1);
     return 0;
 }
 

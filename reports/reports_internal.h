@@ -24,6 +24,13 @@
  * (overlong forms, surrogates and values past U+10FFFF are invalid). */
 size_t iohw__utf8_next(const unsigned char *s, size_t n, uint32_t *cp);
 
+/* Copies s into buf[n] as the JSON writer will give it back when read:
+ * bytes that are not UTF-8 become U+FFFD; when that does not fit, they
+ * and any U+FFFD already there become '?' (one byte each), so that a field
+ * written from n - 1 bytes always reads back into n.  0, or -1 when even
+ * that does not fit (buf is then ""). */
+int iohw__text_fit(const char *s, char *buf, size_t n);
+
 /* Writes s as a JSON string, quotes included: RFC 8259 escapes, \u00XX for
  * other control characters, U+FFFD for bytes that are not UTF-8, and "<\/"
  * for "</" so that the text can sit inside an HTML <script>. */

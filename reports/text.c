@@ -50,6 +50,40 @@ size_t iohw__utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
     return len;
 }
 
+/* s with its invalid bytes replaced by U+FFFD (wide) or by '?' (and each
+ * U+FFFD by '?'), into buf[n]; its length, or n when it does not fit. */
+static size_t fit_pass(const char *s, char *buf, size_t n, int wide)
+{
+    static const char fffd[] = "\xEF\xBF\xBD";
+    const unsigned char *p = (const unsigned char *)s;
+    size_t left = strlen(s), o = 0;
+    while (left > 0) {
+        uint32_t cp;
+        size_t k = iohw__utf8_next(p, left, &cp);
+        const char *put = (const char *)p;
+        size_t len = k;
+        if (k == 0 || (!wide && cp == 0xFFFD)) {
+            put = wide ? fffd : "?";
+            len = wide ? 3 : 1;
+            k = k == 0 ? 1 : k;
+        }
+        if (o + len >= n)
+            return n;
+        memcpy(buf + o, put, len);
+        o += len, p += k, left -= k;
+    }
+    buf[o] = '\0';
+    return o;
+}
+
+int iohw__text_fit(const char *s, char *buf, size_t n)
+{
+    if (fit_pass(s, buf, n, 1) < n || fit_pass(s, buf, n, 0) < n)
+        return 0;
+    buf[0] = '\0';
+    return -1;
+}
+
 /* --- JSON ---------------------------------------------------------------- */
 
 void iohw__json_string(FILE *f, const char *s)

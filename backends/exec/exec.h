@@ -6,6 +6,8 @@
 #ifndef IOHW_EXEC_H
 #define IOHW_EXEC_H
 
+#include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -27,9 +29,26 @@ typedef struct exec_cmd {
     char *argv[EXEC_MAX_WORDS + 4];
 } exec_cmd;
 
+/* --- messages of any length (exec_text.c) ------------------------------ */
+
+/* printf into a new malloc'd string; NULL when memory runs out. */
+char *iohw__exec_vfmt(const char *fmt, va_list ap);
+char *iohw__exec_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Replaces *msg (malloc'd or NULL) with the formatted text; returns -1 so
+ * that callers can `return iohw__exec_say(...)`. */
+int iohw__exec_say(char **msg, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Puts "prefix: " in front of *msg; returns -1. */
+int iohw__exec_prefix(char **msg, const char *prefix);
+
+/* msg, or a fixed text when it is NULL (memory ran out). */
+const char *iohw__exec_text(const char *msg);
+
 /* Splits text at blanks (no quoting, no shell).  -1 when it is empty, has
  * too many words or memory runs out. */
-int iohw__exec_cmd_parse(const char *text, exec_cmd *cmd, iohw_error *err);
+int iohw__exec_cmd_parse(const char *text, exec_cmd *cmd, char **msg);
 void iohw__exec_cmd_free(exec_cmd *cmd);
 
 /* Starts the command with the extra arguments (NULL-terminated) appended,
@@ -41,21 +60,29 @@ pid_t iohw__exec_fork(const exec_cmd *cmd, const char *const *extra,
 
 /* Runs the command with the extra arguments (NULL-terminated) appended,
  * stdin from /dev/null, stdout and stderr captured; waits for it.  0 when
- * it exited with status 0; -1 otherwise, err saying how it ended ("exited
+ * it exited with status 0; -1 otherwise, *msg saying how it ended ("exited
  * with status 3", "was killed by signal 9 (Killed)", "cannot be executed")
- * followed by its output: all of it when short, else its first and last
- * few hundred bytes.  captured (may be NULL) gets the first ncap - 1 bytes
- * of the output as they are, NUL-terminated. */
+ * followed by its output: all of it up to EXEC_OUTPUT_HEAD bytes, else its
+ * first EXEC_OUTPUT_HEAD and last EXEC_OUTPUT_TAIL bytes.  captured (may be
+ * NULL) gets the first ncap - 1 bytes of the output as they are,
+ * NUL-terminated.  *status (may be NULL) gets its wait status; *killed
+ * (may be NULL) 1 when the memory watch killed it. */
 int iohw__exec_spawn(const exec_cmd *cmd, const char *const *extra,
-                     char *captured, size_t ncap, iohw_error *err);
+                     char *captured, size_t ncap, int *status, int *killed,
+                     char **msg);
+
+/* The program's output quoted in a message. */
+#define EXEC_OUTPUT_HEAD 8192
+#define EXEC_OUTPUT_TAIL 2048
 
 /* How a wait status ended ("exited with status 3", "was killed by signal 9
  * (Killed)"). */
 void iohw__exec_how(int status, char *how, size_t n);
 
-/* Reads fd to its end into "; its output: ..." (all of it when short, else
- * its first and last few hundred bytes; "" when there is none). */
-void iohw__exec_output_text(int fd, char *out, size_t n);
+/* Reads fd to its end into a new "; its output: ..." (all of it when short,
+ * else its first and last bytes; "" when there is none); NULL when memory
+ * runs out. */
+char *iohw__exec_output_text(int fd);
 
 /* Programs are held to resident memory: the watch of one. */
 #define EXEC_WATCH_MS 50
@@ -92,27 +119,30 @@ typedef struct exec_server {
     int req, rep, log;
     int status;              /* its wait status once it has ended */
     exec_watch watch;        /* its resident memory */
-    char label[256];         /* the program, in messages */
-    char log_path[4200];
+    const char *label;       /* the program, in messages (not owned) */
+    char *log_path;          /* malloc'd */
 } exec_server;
 
 enum { EXEC_REPLY = 0, EXEC_GONE = 1, EXEC_GARBAGE = 2, EXEC_NOSTART = 3 };
 
 /* Starts the program (`PROGRAM --serve`) unless it runs; 0, or -1 with err
  * set. */
-int iohw__exec_serve_start(exec_server *s, const exec_cmd *cmd,
-                           iohw_error *err);
+int iohw__exec_serve_start(exec_server *s, const exec_cmd *cmd, char **msg);
 
 /* Sends one request and reads its reply into reply[n] (NUL-terminated).
  * EXEC_REPLY; EXEC_GONE when the program ended meanwhile (s->status holds
- * how, err says so with its stderr); EXEC_GARBAGE when the reply is not a
- * message (err says what came; the program is stopped). */
+ * how, *msg says so with its stderr); EXEC_GARBAGE when the reply is not a
+ * message (*msg says what came; the program is stopped). */
 int iohw__exec_serve_ask(exec_server *s, const exec_cmd *cmd,
                          const char *request, char *reply, size_t n,
-                         iohw_error *err);
+                         char **msg);
 
 /* Closes its stdin, gives it a moment to leave, then kills it. */
 void iohw__exec_serve_stop(exec_server *s);
+
+/* Kills it at once (a restart after a failure: it is not trusted to
+ * leave). */
+void iohw__exec_serve_kill(exec_server *s);
 
 /* --- problem classes (exec_class.c) ------------------------------------ */
 
@@ -130,7 +160,7 @@ typedef struct exec_class {
     int claimed;
     int failed;              /* the query itself failed (not a refusal) */
     char asked[IOHW_DESC_MAX];  /* the problem the answer is for */
-    char why[400];
+    char *why;               /* malloc'd; NULL when claimed */
 } exec_class;
 
 /* The class of a validated problem (its answer not filled in). */
@@ -142,19 +172,24 @@ int iohw__exec_same_class(const exec_class *a, const exec_class *b);
 /* --- what the program says about itself (exec_describe.c) -------------- */
 
 typedef struct exec_about {
-    char name[64];
-    char version[160];
+    char *name;              /* malloc'd, whole; "" when not given */
+    char *version;
     int protocol2;           /* it serves protocol 2 (--serve) */
+    int protocol3;           /* it lists protocol 3 */
+    int per_problem;         /* supports=problem: ask about every problem */
+    int restart_each;        /* restart=each: a fresh program per case */
     int quantized;           /* quantized=1: it reads quantized cases */
     unsigned directions;     /* bit IOHW_DIR_*: the directions it computes
                                 (directions=fwd bwd_d bwd_w; fwd only when
                                 the line is absent) */
-    char data_layouts[512];  /* blank-separated; "" = any */
-    char weight_layouts[1024];
+    char *data_layouts;      /* blank-separated; "" = any */
+    char *weight_layouts;
 } exec_about;
 
-/* Parses a --describe answer (key=value lines; unknown keys ignored). */
-void iohw__exec_about_parse(const char *text, exec_about *a);
+/* Parses a --describe answer (key=value lines; unknown keys ignored).
+ * -1 when memory runs out. */
+int iohw__exec_about_parse(const char *text, exec_about *a);
+void iohw__exec_about_free(exec_about *a);
 
 /* 1 when layout is among list (blank-separated words), or list is empty. */
 int iohw__exec_layout_listed(const char *list, const char *layout);
@@ -175,8 +210,62 @@ int iohw__exec_write_input(const char *path, const iohw_problem *p,
  * or dw then db; cases/answer.h).  Returns 0 with y filled (need_y) or
  * with nothing to read
  * (a query's answer "claimed"); 1 when the program said `unsupported`
- * (the reason in err); -1 on a missing or malformed file (err set). */
+ * (the reason, whole, in *msg); -1 on a missing or malformed file (*msg
+ * set). */
 int iohw__exec_read_output(const char *path, const iohw_problem *p,
-                           int need_y, void *y, iohw_error *err);
+                           int need_y, void *y, char **msg);
+
+/* --- the backend's context (exec.c, exec_ask.c) ------------------------- */
+
+#define EXEC_CLASS_MAX 64
+
+/* When a protocol 2 or 3 program is replaced (docs/EXEC_PROTOCOL.md,
+ * "Protocol 3"). */
+enum { EXEC_RESTART_FAILURE = 0, EXEC_RESTART_EACH = 1 };
+
+typedef struct exec_ctx {
+    exec_cmd cmd;
+    int cmd_ok;
+    char *cmd_why;           /* why there is no usable command */
+    char *label;             /* the program, in messages */
+    int protocol;            /* 1, 2 or 3 (3: 2 with --describe's keys) */
+    int restart;             /* EXEC_RESTART_* */
+    exec_about about;
+    exec_server server;
+    char *dir, *in, *out;    /* the private directory and its files */
+    exec_class classes[EXEC_CLASS_MAX];  /* answers, by class or problem */
+    int nclasses;
+    int next;                /* the slot to replace when full */
+    char *msg;               /* last_error(), whole */
+} exec_ctx;
+
+/* What supports() says (exec_ask.c): IOHW_OK, IOHW_UNSUPPORTED or
+ * IOHW_BACKEND_ERROR, c->msg saying why. */
+int iohw__exec_supports(exec_ctx *c, const iohw_problem *p);
+
+/* Refusals made without asking the program (its --describe answer):
+ * IOHW_UNSUPPORTED with c->msg set, else IOHW_OK. */
+int iohw__exec_declared(exec_ctx *c, const iohw_problem *p);
+/* The same for the kind of problem only (quantized, direction). */
+int iohw__exec_kind_declared(exec_ctx *c, const iohw_problem *p);
+
+/* The program computes the output for the inputs in c->in (a run
+ * request): 0 with OUT.h5 whole, or an iohw status (c->msg set).  A
+ * program that was killed after writing a whole OUT.h5 leaves y kept and a
+ * warning on stderr (the case's warnings in iohw run). */
+int iohw__exec_compute(exec_ctx *c, const iohw_problem *p, void *y);
+
+/* One request of protocol 2 or 3 ("describe"; VERB IN OUT when files):
+ * EXEC_ANSWER_*; text (may be NULL) gets the reply's text, malloc'd. */
+enum { EXEC_ANSWER_OK, EXEC_ANSWER_UNSUPPORTED, EXEC_ANSWER_ERROR,
+       EXEC_ANSWER_FAILED, EXEC_ANSWER_GONE };
+int iohw__exec_ask2(exec_ctx *c, const char *verb, int files, char **text);
+
+/* The program ended in the middle of a request: this process ends the
+ * same way after removing the private files. */
+_Noreturn void iohw__exec_die_with_program(exec_ctx *c);
+
+/* Forgets every cached answer. */
+void iohw__exec_forget_answers(exec_ctx *c);
 
 #endif

@@ -190,18 +190,22 @@ done:
 }
 
 int iohw__exec_read_output(const char *path, const iohw_problem *p,
-                           int need_y, void *y, iohw_error *err)
+                           int need_y, void *y, char **msg)
 {
     if (access(path, F_OK) != 0) {
         if (!need_y)
             return 0;
-        return iohw_error_set(err, "the program wrote no %s", path);
+        return iohw__exec_say(msg, "the program wrote no %s", path);
     }
     char *why = NULL;
-    int rc = iohw_answer_read(path, p, EXEC_CASE_ID, need_y, y, &why, err);
+    iohw_error e;
+    int rc = iohw_answer_read(path, p, EXEC_CASE_ID, need_y, y, &why, &e);
     if (rc == 1)
-        iohw_error_set(err, "the program does not claim this problem: %s",
-                       why[0] != '\0' ? why : "(no reason given)");
+        iohw__exec_say(msg, "the program does not claim this problem: %s",
+                       why != NULL && why[0] != '\0' ? why
+                                                     : "(no reason given)");
+    else if (rc < 0 || rc == 2) /* 2: y of another shape (section 3.5) */
+        iohw__exec_say(msg, "%s", e.msg);
     free(why);
     return rc;
 }

@@ -25,17 +25,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define HEAD_MAX 320
-#define TAIL_MAX 400
+#define HEAD_MAX EXEC_OUTPUT_HEAD
+#define TAIL_MAX EXEC_OUTPUT_TAIL
 
-int iohw__exec_cmd_parse(const char *text, exec_cmd *cmd, iohw_error *err)
+int iohw__exec_cmd_parse(const char *text, exec_cmd *cmd, char **msg)
 {
     memset(cmd, 0, sizeof *cmd);
     if (text == NULL)
-        return iohw_error_set(err, "IOHW_EXEC_COMMAND is not set");
+        return iohw__exec_say(msg, "IOHW_EXEC_COMMAND is not set");
     cmd->text = strdup(text);
     if (cmd->text == NULL)
-        return iohw_error_set(err, "out of memory");
+        return iohw__exec_say(msg, "out of memory");
 
     /* Words separated by blanks, in place. */
     char *s = cmd->text;
@@ -46,7 +46,7 @@ int iohw__exec_cmd_parse(const char *text, exec_cmd *cmd, iohw_error *err)
             break;
         if (cmd->argc == EXEC_MAX_WORDS) {
             iohw__exec_cmd_free(cmd);
-            return iohw_error_set(err, "IOHW_EXEC_COMMAND has more than %d "
+            return iohw__exec_say(msg, "IOHW_EXEC_COMMAND has more than %d "
                                   "words", EXEC_MAX_WORDS);
         }
         cmd->argv[cmd->argc++] = s;
@@ -55,7 +55,7 @@ int iohw__exec_cmd_parse(const char *text, exec_cmd *cmd, iohw_error *err)
     }
     if (cmd->argc == 0) {
         iohw__exec_cmd_free(cmd);
-        return iohw_error_set(err, "IOHW_EXEC_COMMAND is empty");
+        return iohw__exec_say(msg, "IOHW_EXEC_COMMAND is empty");
     }
     return 0;
 }
@@ -240,25 +240,30 @@ static void drain(int fd, char *head, char *tail, size_t *skipped,
 }
 
 /* The program's output for a message: all of it when it fits, else its
- * first and its last bytes. */
-static void describe_output(const char *head, const char *tail, size_t skipped,
-                            char *out, size_t n)
+ * first and its last bytes; NULL when memory runs out. */
+static char *describe_output(const char *head, const char *tail,
+                             size_t skipped)
 {
     if (head[0] == '\0' && tail[0] == '\0')
-        snprintf(out, n, "%s", "");
-    else if (tail[0] == '\0' && skipped == 0)
-        snprintf(out, n, "; its output: %s", head);
-    else
-        snprintf(out, n, "; its output begins: %s [... %zu bytes ...] and ends: %s",
-                 head, skipped, tail);
+        return iohw__exec_fmt("%s", "");
+    if (tail[0] == '\0' && skipped == 0)
+        return iohw__exec_fmt("; its output: %s", head);
+    return iohw__exec_fmt("; its output begins: %s [... %zu bytes ...] and "
+                          "ends: %s", head, skipped, tail);
 }
 
-void iohw__exec_output_text(int fd, char *out, size_t n)
+char *iohw__exec_output_text(int fd)
 {
-    char head[HEAD_MAX + TAIL_MAX + 1], tail[TAIL_MAX + 1];
+    char *head = malloc(HEAD_MAX + TAIL_MAX + 1), *tail = malloc(TAIL_MAX + 1);
+    char *text = NULL;
     size_t skipped = 0;
-    drain(fd, head, tail, &skipped, NULL, 0, NULL);
-    describe_output(head, tail, skipped, out, n);
+    if (head != NULL && tail != NULL) {
+        drain(fd, head, tail, &skipped, NULL, 0, NULL);
+        text = describe_output(head, tail, skipped);
+    }
+    free(head);
+    free(tail);
+    return text;
 }
 
 void iohw__exec_how(int status, char *how, size_t n)
@@ -274,41 +279,66 @@ void iohw__exec_how(int status, char *how, size_t n)
         snprintf(how, n, "ended with wait status %d", status);
 }
 
-int iohw__exec_spawn(const exec_cmd *cmd, const char *const *extra,
-                     char *captured, size_t ncap, iohw_error *err)
+/* The parent's side of a run: its output, then its end. */
+static int finish(const exec_cmd *cmd, pid_t pid, int fd, char *captured,
+                  size_t ncap, int *status, int *killed, char **msg)
 {
-    char head[HEAD_MAX + TAIL_MAX + 1], tail[TAIL_MAX + 1];
+    char *head = malloc(HEAD_MAX + TAIL_MAX + 1), *tail = malloc(TAIL_MAX + 1);
+    char how[96], why[200];
     size_t skipped = 0;
-    int fds[2];
-    int status = 0;
+    int st = 0, rc = -1;
+    exec_watch w = {pid, iohw__exec_memory_limit(), 0};
+    if (captured != NULL && ncap > 0)
+        captured[0] = '\0';
+    if (head != NULL && tail != NULL)
+        drain(fd, head, tail, &skipped, captured, ncap, &w);
+    close(fd);
+    while (waitpid(pid, &st, 0) < 0) {
+        if (errno != EINTR) {
+            iohw__exec_say(msg, "waitpid: %s", strerror(errno));
+            goto done;
+        }
+    }
+    if (status != NULL)
+        *status = st;
+    if (killed != NULL)
+        *killed = w.over > 0;
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+        rc = 0;
+        goto done;
+    }
+    iohw__exec_how(st, how, sizeof how);
+    iohw__exec_watch_text(&w, why, sizeof why);
+    char *output = head != NULL && tail != NULL
+                       ? describe_output(head, tail, skipped) : NULL;
+    iohw__exec_say(msg, "%s %s%s%s", cmd->argv[0], how, why,
+                   iohw__exec_text(output));
+    free(output);
+done:
+    free(head);
+    free(tail);
+    return rc;
+}
 
+int iohw__exec_spawn(const exec_cmd *cmd, const char *const *extra,
+                     char *captured, size_t ncap, int *status, int *killed,
+                     char **msg)
+{
+    int fds[2];
+    if (status != NULL)
+        *status = 0;
+    if (killed != NULL)
+        *killed = 0;
     if (pipe2(fds, O_CLOEXEC) != 0)
-        return iohw_error_set(err, "pipe: %s", strerror(errno));
+        return iohw__exec_say(msg, "pipe: %s", strerror(errno));
     const int std[3] = {-1, fds[1], fds[1]};
     const pid_t pid = iohw__exec_fork(cmd, extra, std);
     if (pid < 0) {
         int e = errno;
         close(fds[0]);
         close(fds[1]);
-        return iohw_error_set(err, "fork: %s", strerror(e));
+        return iohw__exec_say(msg, "fork: %s", strerror(e));
     }
-
-    /* The parent: its output, then its end. */
-    exec_watch w = {pid, iohw__exec_memory_limit(), 0};
     close(fds[1]);
-    drain(fds[0], head, tail, &skipped, captured, ncap, &w);
-    close(fds[0]);
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR)
-            return iohw_error_set(err, "waitpid: %s", strerror(errno));
-    }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return 0;
-
-    char how[96], why[200];
-    iohw__exec_how(status, how, sizeof how);
-    iohw__exec_watch_text(&w, why, sizeof why);
-    char output[sizeof head + sizeof tail + 80];  /* room for both, whole */
-    describe_output(head, tail, skipped, output, sizeof output);
-    return iohw_error_set(err, "%.200s %s%s%s", cmd->argv[0], how, why, output);
+    return finish(cmd, pid, fds[0], captured, ncap, status, killed, msg);
 }

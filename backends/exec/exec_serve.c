@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -73,8 +74,16 @@ void iohw__exec_serve_stop(exec_server *s)
     forget(s);
 }
 
-int iohw__exec_serve_start(exec_server *s, const exec_cmd *cmd,
-                           iohw_error *err)
+void iohw__exec_serve_kill(exec_server *s)
+{
+    close_fd(&s->req);
+    if (s->pid > 0)
+        kill(s->pid, SIGKILL);
+    reap(s, 0);
+    forget(s);
+}
+
+int iohw__exec_serve_start(exec_server *s, const exec_cmd *cmd, char **msg)
 {
     int in[2], out[2];
     if (s->pid > 0)
@@ -83,17 +92,17 @@ int iohw__exec_serve_start(exec_server *s, const exec_cmd *cmd,
     s->log = open(s->log_path, O_RDWR | O_CREAT | O_TRUNC | O_APPEND |
                   O_CLOEXEC, 0600);
     if (s->log < 0)
-        return iohw_error_set(err, "cannot create %s: %s", s->log_path,
+        return iohw__exec_say(msg, "cannot create %s: %s", s->log_path,
                               strerror(errno));
     if (pipe2(in, O_CLOEXEC) != 0) {
         close_fd(&s->log);
-        return iohw_error_set(err, "pipe: %s", strerror(errno));
+        return iohw__exec_say(msg, "pipe: %s", strerror(errno));
     }
     if (pipe2(out, O_CLOEXEC) != 0) {
         close(in[0]);
         close(in[1]);
         close_fd(&s->log);
-        return iohw_error_set(err, "pipe: %s", strerror(errno));
+        return iohw__exec_say(msg, "pipe: %s", strerror(errno));
     }
     static const char *const extra[] = {"--serve", NULL};
     const int fds[3] = {in[0], out[1], s->log};
@@ -105,7 +114,7 @@ int iohw__exec_serve_start(exec_server *s, const exec_cmd *cmd,
     s->rep = out[0];
     if (pid < 0) {
         forget(s);
-        return iohw_error_set(err, "fork: %s", strerror(e));
+        return iohw__exec_say(msg, "fork: %s", strerror(e));
     }
     s->pid = pid;
     s->watch.pid = pid;
@@ -175,25 +184,25 @@ static uint32_t get_le32(const unsigned char b[4])
 }
 
 /* The program ended in the middle of a request: how, with its stderr. */
-static int gone(exec_server *s, iohw_error *err)
+static int gone(exec_server *s, char **msg)
 {
-    char how[96], said[1200], why[200];
+    char how[96], why[200], *said = NULL;
     close_fd(&s->req);
     reap(s, 1000);
     iohw__exec_how(s->status, how, sizeof how);
     iohw__exec_watch_text(&s->watch, why, sizeof why);
-    said[0] = '\0';
     if (s->log >= 0 && lseek(s->log, 0, SEEK_SET) == 0)
-        iohw__exec_output_text(s->log, said, sizeof said);
+        said = iohw__exec_output_text(s->log);
     forget(s);
-    iohw_error_set(err, "%.200s %s%s in the middle of a request%s", s->label,
-                   how, why, said);
+    iohw__exec_say(msg, "%s %s%s in the middle of a request%s", s->label,
+                   how, why, said != NULL ? said : "");
+    free(said);
     return EXEC_GONE;
 }
 
 /* "starts "hell"" for the bytes a garbage reply began with. */
-static int garbage(exec_server *s, const unsigned char *got, size_t len, const char *what,
-                   iohw_error *err)
+static int garbage(exec_server *s, const unsigned char *got, size_t len,
+                   const char *what, char **msg)
 {
     char text[16];
     size_t i;
@@ -201,7 +210,7 @@ static int garbage(exec_server *s, const unsigned char *got, size_t len, const c
         text[i] = got[i] >= 0x20 && got[i] < 0x7f ? (char)got[i] : '.';
     text[i] = '\0';
     iohw__exec_serve_stop(s);
-    iohw_error_set(err, "%.200s answered garbage: %s (it began \"%s\"); it "
+    iohw__exec_say(msg, "%s answered garbage: %s (it began \"%s\"); it "
                    "was stopped and a fresh one serves the next request",
                    s->label, what, text);
     return EXEC_GARBAGE;
@@ -209,7 +218,7 @@ static int garbage(exec_server *s, const unsigned char *got, size_t len, const c
 
 int iohw__exec_serve_ask(exec_server *s, const exec_cmd *cmd,
                          const char *request, char *reply, size_t n,
-                         iohw_error *err)
+                         char **msg)
 {
     int status;
     /* One that left after its last reply is replaced quietly. */
@@ -217,7 +226,7 @@ int iohw__exec_serve_ask(exec_server *s, const exec_cmd *cmd,
         s->pid = 0;
         forget(s);
     }
-    if (iohw__exec_serve_start(s, cmd, err) != 0)
+    if (iohw__exec_serve_start(s, cmd, msg) != 0)
         return EXEC_NOSTART;
     s->watch.limit = iohw__exec_memory_limit();
 
@@ -226,30 +235,30 @@ int iohw__exec_serve_ask(exec_server *s, const exec_cmd *cmd,
     unsigned char head[4];
     put_le32(head, (uint32_t)len);
     if (write_all(s->req, head, 4) != 0 || write_all(s->req, request, len) != 0)
-        return gone(s, err);
+        return gone(s, msg);
 
     /* The reply. */
     if (read_all(s, head, 4) != 1)
-        return gone(s, err);
+        return gone(s, msg);
     const uint32_t want = get_le32(head);
     if (want > EXEC_MSG_MAX || want >= n) {
         char what[96];
         snprintf(what, sizeof what, "a reply of %lu bytes, more than the %d "
                  "allowed", (unsigned long)want,
                  n - 1 < EXEC_MSG_MAX ? (int)(n - 1) : EXEC_MSG_MAX);
-        return garbage(s, head, 4, what, err);
+        return garbage(s, head, 4, what, msg);
     }
     if (want > 0 && read_all(s, reply, want) != 1)
-        return gone(s, err);
+        return gone(s, msg);
     reply[want] = '\0';
     if (strlen(reply) != want)
         return garbage(s, (const unsigned char *)reply, want,
-                       "a reply with a NUL byte", err);
+                       "a reply with a NUL byte", msg);
     /* Its stderr from here on is the next request's.  (Emptied after a
      * reply, not before a request: what a program says while it starts and
      * dies before its first reply is kept for that request's message.) */
     if (ftruncate(s->log, 0) != 0)
-        return iohw_error_set(err, "%s: %s", s->log_path, strerror(errno)),
+        return iohw__exec_say(msg, "%s: %s", s->log_path, strerror(errno)),
                EXEC_NOSTART;
     return EXEC_REPLY;
 }

@@ -19,6 +19,22 @@ IOHW is the iohw binary; MODE says how it behaves:
     reserve   run requests first reserve 16 GiB of address space (unused)
     op-below-stride  refuses (in supports and run) output_padding >= stride,
               like ONNX Runtime and oneDNN
+    co-max:N  refuses (in supports and run) problems with more than N output
+              channels: a size, not part of the problem's class
+    poison:N  the run request for a problem with N output channels is
+              answered "error" and leaves the program poisoned (as a heap
+              it overflowed): every later request kills it with SIGSEGV
+    poison-quiet:N  as poison:N, but that run request is served well
+    exit-crash  run requests write OUT and then the program kills itself
+              with SIGABRT, without a reply (as a crash at interpreter exit)
+    long      name and version of 4096 characters; problems with 5 output
+              channels are refused, and run requests for 7 get "error",
+              each with a text of 4096 characters ending in "END"
+    loud      protocol 1 run requests fail with 4096 characters on stderr
+              ending in "END"
+
+When IOHW_TEST_SERVE_DESCRIBE is set, its lines (separated by '|') are
+added to the --describe answer (protocols=1 2 3|supports=problem).
 
 Protocol 1 (no --serve) is spoken too, so the same program serves both.
 When IOHW_TEST_SERVE_LOG names a file, every request's first word (or
@@ -36,11 +52,27 @@ KEPT = None  # what the hog and reserve modes hold on to
 VERSION = "1.0"
 
 
+POISONED = False
+LONG = "L" * 4093 + "END"
+
+
 def describe(mode):
-    text = "name=%s\nversion=%s\nprotocols=1 2\n" % (NAME, VERSION)
+    name, version = (LONG, LONG) if mode == "long" else (NAME, VERSION)
+    text = "name=%s\nversion=%s\nprotocols=1 2\n" % (name, version)
     if mode == "layouts":
         text += "data_layouts=NHWC\nweight_layouts=HWOI\n"
+    extra = os.environ.get("IOHW_TEST_SERVE_DESCRIBE")
+    if extra:
+        text += extra.replace("|", "\n") + "\n"
     return text
+
+
+def out_channels(iohw, in_path):
+    shown = subprocess.run([iohw, "show", in_path], capture_output=True).stdout
+    for w in shown.decode().split():
+        if w.startswith("co="):
+            return int(w[3:])
+    return -1
 
 
 def log(what):
@@ -54,6 +86,13 @@ def refusal(iohw, mode, in_path):
     """Why a supports request is refused, or None."""
     if mode == "refuse":
         return "output_padding 2 is not below stride 2"
+    if mode.startswith("co-max:"):
+        co = out_channels(iohw, in_path)
+        if co > int(mode[7:]):
+            return "co=%d is more than %s output channels" % (co, mode[7:])
+        return None
+    if mode == "long":
+        return LONG if out_channels(iohw, in_path) == 5 else None
     if mode not in ("layouts", "op-below-stride"):
         return None
     shown = subprocess.run([iohw, "show", in_path], capture_output=True).stdout
@@ -92,9 +131,24 @@ def send(f, text):
     f.flush()
 
 
-def misbehave(mode, out):
+def misbehave(mode, out, iohw=None, words=None):
     """Does what MODE says to a run request; True when it answered."""
-    global KEPT
+    global KEPT, POISONED
+    if mode.startswith("poison"):
+        if out_channels(iohw, words[1]) != int(mode.split(":")[1]):
+            return False
+        POISONED = True
+        if mode.startswith("poison-quiet"):
+            return False
+        send(out, "error\nthis case overflowed a heap buffer")
+        return True
+    if mode == "exit-crash":
+        if oracle(iohw, words[1], words[2]) is None:
+            os.kill(os.getpid(), signal.SIGABRT)
+        return False
+    if mode == "long" and out_channels(iohw, words[1]) == 7:
+        send(out, "error\n" + LONG)
+        return True
     if mode.startswith("hog:"):
         KEPT = bytearray(b"\1" * (int(mode[4:]) << 20))
         return False
@@ -132,13 +186,15 @@ def serve(iohw, mode):
             return 0
         words = req.split("\n")
         log(words[0])
+        if POISONED:
+            os.kill(os.getpid(), signal.SIGSEGV)
         if words[0] == "describe":
             send(out, "ok\n" + describe(mode))
         elif words[0] == "supports":
             why = refusal(iohw, mode, words[1])
             send(out, "ok" if why is None else "unsupported\n" + why)
         elif words[0] == "run":
-            if misbehave(mode, out):
+            if misbehave(mode, out, iohw, words):
                 continue
             why = refusal(iohw, mode, words[1])
             if why is not None:
@@ -166,10 +222,15 @@ def main(argv):
         return 0
     if mode.startswith("hog:") or mode == "reserve":
         misbehave(mode, None)
+    if mode == "loud":
+        sys.stderr.write(LONG + "\n")
+        return 1
     why = oracle(iohw, args[0], args[1])
     if why is not None:
         sys.stderr.write(why + "\n")
         return 1
+    if mode == "exit-crash":
+        os.kill(os.getpid(), signal.SIGABRT)
     return 0
 
 
