@@ -123,26 +123,18 @@ static int base_init(const iohw__dgq_case *c, const void *y, qbase *b)
 }
 
 /* acc := the accumulators with x, w, the zero points and the bias flag
- * given; 0, or -1 when the oracle fails or an accumulator leaves int32. */
+ * given, exactly in int64 (iohw_quant_accumulate: an accumulator past
+ * 2^31 is kept, specification section 11.1); 0, or -1 when the oracle
+ * fails. */
 static int accumulate(const qbase *b, const void *x, const void *w, int32_t zp_x,
                       int32_t zp_w, int with_bias, int64_t *acc)
 {
     iohw_quant q = b->c->q;
     iohw_problem p = b->p;
-    int32_t *y = malloc((size_t)b->ny * sizeof *y);
-    q.y_dtype = IOHW_S32;
-    q.zp_y = 0;
     q.zp_x = zp_x;
     q.zp_w = zp_w;
     p.has_bias = with_bias && b->c->bias != NULL;
-    int rc = y != NULL ? iohw_quant_conv_transpose(&p, &q, x, w, b->c->bias, y, NULL) : -1;
-    for (int64_t i = 0; rc == 0 && i < b->ny; i++) {
-        if (y[i] == INT32_MIN || y[i] == INT32_MAX)
-            rc = -1;
-        acc[i] = y[i];
-    }
-    free(y);
-    return rc;
+    return iohw_quant_accumulate(&p, &q, x, w, b->c->bias, acc, NULL);
 }
 
 /* --- per-channel M along I ---------------------------------------------- */
