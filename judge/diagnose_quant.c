@@ -138,7 +138,7 @@ ROUNDING(GEMMLOWP, HALF_UP)
 static int f32_requant(const iohw__dgq_case *c, qvariant *v)
 {
     v->finish = iohw__dgq_f32_finish;
-    return requantized(c);
+    return iohw__dgq_f32_distinct(&c->q, c->q.per_channel ? c->p.out_channels : 1);
 }
 
 static int acc_wrapped(const iohw__dgq_case *c, qvariant *v)
