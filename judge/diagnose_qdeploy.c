@@ -85,3 +85,17 @@ int iohw__dgq_has_left_shift(const iohw_quant *q, int64_t n)
             return 1;
     return 0;
 }
+
+int iohw__dgq_f32_distinct(const iohw_quant *q, int64_t n)
+{
+    if (q->y_dtype == IOHW_S32)
+        return 0;
+    if (q->rounding != IOHW_ROUND_GEMMLOWP)
+        return 1;
+    for (int64_t j = 0; j < n; j++) { /* a multiplier binary32 rounds */
+        const float m = (float)q->multiplier[j];
+        if ((int64_t)m != q->multiplier[j])
+            return 1;
+    }
+    return 0;
+}

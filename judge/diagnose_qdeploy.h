@@ -33,4 +33,10 @@ int iohw__dgq_shift_finish(const iohw__dgq_canon *c, int64_t oc, int64_t acc, in
  * changes something); n values of q->shift are read. */
 int iohw__dgq_has_left_shift(const iohw_quant *q, int64_t n);
 
+/* 1 when the binary32 misreading can be told apart on q: not on an s32
+ * y, and in the gemmlowp mode only when some multiplier is not a binary32
+ * value (otherwise, inside the bound of section 11.2, it is gemmlowp's
+ * ties rounded half away from zero, which has its own name). */
+int iohw__dgq_f32_distinct(const iohw_quant *q, int64_t n);
+
 #endif

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "generators/fill_qdesign.h"
+#include "judge/diagnose_qdeploy.h"
 #include "oracle/descriptor.h"
 #include "oracle/problem.h"
 #include "oracle/quant.h"
@@ -213,4 +214,20 @@ Test(fill_qdeploy, accumulate_checks_its_arguments)
     q.zp_x = 0;
     cr_expect_eq(iohw_quant_accumulate(&p, &q, NULL, w, NULL, acc, &err), -1);
     cr_expect(strstr(err.msg, "x_q") != NULL, "%s", err.msg);
+}
+
+Test(fill_qdeploy, the_binary32_misreading_is_tried_only_where_it_has_no_other_name)
+{
+    int32_t mult[2] = {1 << 30, 1 << 30}, sh[2] = {-1, -1};
+    iohw_quant q = {.x_dtype = IOHW_S8, .w_dtype = IOHW_S8, .y_dtype = IOHW_S8,
+                    .rounding = IOHW_ROUND_GEMMLOWP, .m_form = IOHW_QM_FIXED,
+                    .per_channel = 1, .multiplier = mult, .shift = sh};
+    cr_expect_eq(iohw__dgq_f32_distinct(&q, 2), 0, "2^30 is a binary32 value");
+    mult[1] = (1 << 30) - 1; /* binary32 rounds it to 2^30 */
+    cr_expect_eq(iohw__dgq_f32_distinct(&q, 2), 1);
+    mult[1] = 1 << 30;
+    q.rounding = IOHW_ROUND_HALF_EVEN;
+    cr_expect_eq(iohw__dgq_f32_distinct(&q, 2), 1);
+    q.y_dtype = IOHW_S32;
+    cr_expect_eq(iohw__dgq_f32_distinct(&q, 2), 0, "an s32 y is not requantized");
 }
