@@ -56,7 +56,7 @@ static const qfault FAULTS[] = {
     /* here ties rounded half up give the same output: both change only how
      * ties round, and their group's common name is given (section 11.5) */
     {"fault_quant_zp_y_first", "ci=2 co=3 in=7 k=2 d=2 op=1 xl=NWC", IOHW__QFILL_TIES,
-     IOHW_ROUND_HALF_AWAY, IOHW_QM_FIXED, "zp_y added before rounding"},
+     IOHW_ROUND_HALF_AWAY, IOHW_QM_FIXED, "ties rounded in another mode where half_away was asked"},
     {"fault_quant_f32_requant", "n=2 ci=2 co=4 in=6 k=3 s=2 bias=1 xl=NWC", IOHW__QFILL_DEPLOY,
      IOHW_ROUND_HALF_EVEN, IOHW_QM_SCALES, "requantization computed in binary32"},
     {"fault_quant_f32_requant", "ci=3 co=4 in=7 k=3 bias=1 wl=WIO", IOHW__QFILL_DEPLOY,
@@ -79,7 +79,6 @@ static const qfault FAULTS[] = {
      IOHW_ROUND_HALF_EVEN, IOHW_QM_FIXED, "clamp applied before zp_y is added"},
     {"fault_quant_x_sign", "ci=2 co=3 in=3x2x3 k=2x2x2 s=1x2x1 bias=1", IOHW__QFILL_UNSAT,
      IOHW_ROUND_HALF_UP, IOHW_QM_SCALES, "x's bytes read with the other signedness"},
-     IOHW_ROUND_HALF_AWAY, IOHW_QM_FIXED, "ties rounded in another mode where half_away was asked"},
     {"fault_quant_gemmlowp_nudge", "n=2 ci=2 co=4 in=6 k=3 s=2 bias=1", IOHW__QFILL_TIES,
      IOHW_ROUND_GEMMLOWP, IOHW_QM_FIXED,
      "rounding inside the fixed-point multiply differs from gemmlowp's"},
