@@ -716,16 +716,13 @@ Test(suite, the_ci_profile_has_its_size_limits_and_full_pairwise_coverage)
     cr_assert_eq(sh(&out, "rm -rf '%s' && '%s' gen --profile ci -o '%s' --threads 2", dir,
                     IOHW_BIN, dir), 0, "%s", out);
 
-    /* 1,500 to 5,000 cases, under 100 MB, written in under a minute (even
-     * with sanitizers), every coexisting pair covered. */
+    /* 1,500 to 5,000 cases, under 100 MB, every coexisting pair covered
+     * (how long the writing takes is bench/bench_gen's, never a test's). */
     const int64_t cases = count_from(out, "wrote ");
     cr_expect(cases >= 1500 && cases <= 5000, "%lld cases", (long long)cases);
     cr_assert_eq(sh(&du, "cat '%s'/* | wc -c", dir), 0);
     const int64_t bytes = strtoll(du, NULL, 10);
     cr_expect(bytes > 0 && bytes < 100 * 1000 * 1000, "%lld bytes", (long long)bytes);
-    const char *in = strstr(out, " in ");
-    cr_assert(in != NULL, "%s", out);
-    cr_expect(strtod(in + 4, NULL) < 60.0, "%s", out);
     cr_expect(strstr(out, "(100.0%)") != NULL, "%s", out);
     free(du);
     free(out);
