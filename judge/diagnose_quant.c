@@ -248,25 +248,21 @@ static const qentry TABLE[] = {
      "your kernel divides by 2^right with a plain shift: round half away as "
      "RoundingDivideByPOT does"},
     {"requantization computed in binary32", f32_requant,
-     "your kernel computes M or M*acc in float: near a tie (or past 2^24) binary32 rounds the other "
-     "way; requantize exactly, in integers (SPEC 11.2)"},
+     "your kernel computes M or M*acc in binary32, which rounds near-ties wrongly: requantize in integers"},
     {"int32 accumulator wrapped", acc_wrapped,
      "your kernel's int32 accumulator wraps past 2^31: the definition's sum is exact (int64; SPEC 11.1)"},
     {"fixed-point left shift ignored", shift_left_ignored,
      "your kernel drops a positive shift (M >= 1/2): multiply by 2^shift before the rounding "
      "multiply (SPEC 11.2)"},
     {"zero insertion padded with 0 instead of zp_x", pad_zero,
-     "your kernel inserts zeros (and pads the border) with 0 in the quantized domain: pad with zp_x, "
-     "or skip the taps that fall off the input"},
+     "your kernel pads its zero-inserted input with 0, not zp_x: pad with zp_x or skip those taps"},
     {"per-channel M indexed by the channel within its group", pc_group,
      "your kernel takes M[m] for output channel g*Mg+m: index the per-channel scales by the "
      "channel's global index"},
     {"narrow clamp ([-127, 127] or [1, 255])", narrow_clamp,
-     "your kernel clamps to the narrow range (s8 [-127, 127], u8 [1, 255]): the definition "
-     "saturates to the type's whole range, [-128, 127] or [0, 255]"},
+     "your kernel clamps to the narrow range: saturate to the whole type, [-128, 127] or [0, 255]"},
     {"16-bit saturation of pairs of products (u8*s8 without VNNI)", sat16,
-     "your kernel sums pairs of u8*s8 products in int16 (pmaddubsw), which saturates: widen "
-     "before adding, or keep |x| * |w| pairs below 2^15"},
+     "your kernel sums pairs of u8*s8 products in saturating int16 (pmaddubsw): widen before adding"},
     {"clamp applied before zp_y is added", clamp_first,
      "your kernel clamps R(M*acc) to [qmin, qmax] and then adds zp_y: clamp zp_y + R(M*acc)"},
     {"x's bytes read with the other signedness", x_sign,

@@ -536,7 +536,7 @@ const iohw__dg_entry iohw__dg_table[] = {
     {"pad_begin ignored (nothing cropped at the beginning)", pad_begin_ignored,
      "your kernel stores output position o from full position o, not o+pad_begin (a 1x1 GEMM path that forgets the crop)"},
     {"sum accumulated in the 16-bit type (f16 or bf16)", iohw__dg_accum16,
-     "your kernel keeps its running sum in f16 or bf16, so products below the smallest normal lose their low bits: accumulate in f32"},
+     "your kernel keeps its running sum in f16 or bf16, losing small products: accumulate in f32"},
 };
 
 const int iohw__dg_table_count = (int)(sizeof iohw__dg_table / sizeof iohw__dg_table[0]);
