@@ -250,7 +250,7 @@ static const qentry TABLE[] = {
     {"requantization computed in binary32", f32_requant,
      "your kernel computes M or M*acc in binary32, which rounds near-ties wrongly: requantize in integers"},
     {"int32 accumulator wrapped", acc_wrapped,
-     "your kernel's int32 accumulator wraps past 2^31: the definition's sum is exact (int64; SPEC 11.1)"},
+     "your kernel accumulates in int32, which wraps past 2^31: the definition's sum is exact (int64)"},
     {"fixed-point left shift ignored", shift_left_ignored,
      "your kernel drops a positive shift (M >= 1/2): multiply by 2^shift before the rounding "
      "multiply (SPEC 11.2)"},

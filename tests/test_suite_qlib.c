@@ -52,8 +52,9 @@ static int64_t check_plan(const char *profile, iohw_plan *plan)
          * rows (qdeploy, qwide, qshift: suite_qdesign.c). */
         if (strcmp(plan->files[pc->file], "quant.h5") == 0 &&
             strstr(pc->tags, "bug-quant-zp-y") == NULL &&
-            strstr(pc->tags, "fill-qdeploy") == NULL && strstr(pc->tags, "fill-qwide") == NULL &&
-            strstr(pc->tags, "fill-qshift") == NULL)
+            strstr(pc->tags, "bug-quant-f32-requant") == NULL &&
+            strstr(pc->tags, "bug-quant-acc-wrap") == NULL &&
+            strstr(pc->tags, "bug-quant-shift-left") == NULL)
             last_quant = i;
         if (!is_qlib(pc))
             continue;
