@@ -41,25 +41,6 @@ typedef struct qd {
     iohw__qdata *d;
 } qd;
 
-static void range_of(int32_t t, int64_t *lo, int64_t *hi)
-{
-    *lo = t == IOHW_U8 ? 0 : t == IOHW_S8 ? -128 : INT32_MIN;
-    *hi = t == IOHW_U8 ? 255 : t == IOHW_S8 ? 127 : INT32_MAX;
-}
-
-static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
-{
-    return v < lo ? lo : v > hi ? hi : v;
-}
-
-static void store8(void *t, int32_t dt, int64_t i, int64_t v)
-{
-    if (dt == IOHW_S8)
-        ((int8_t *)t)[i] = (int8_t)v;
-    else
-        ((uint8_t *)t)[i] = (uint8_t)v;
-}
-
 /* --- 1. zero points, x and w -------------------------------------------- */
 
 static void zero_points(qd *f)
@@ -89,7 +70,7 @@ static void fill_x(qd *f, uint64_t seed)
     for (int64_t i = 0; i < f->nx; i++) {
         const int64_t v = f->kind == IOHW__QFILL_WIDE ? f->lo_x + iohw_rng_range(&r, 0, 4)
                                                       : q->zp_x + iohw_rng_range(&r, -spread(f), spread(f));
-        store8(f->d->x, q->x_dtype, i, clamp64(v, f->lo_x, f->hi_x));
+        iohw__qstore8(f->d->x, q->x_dtype, i, iohw__qclamp(v, f->lo_x, f->hi_x));
     }
 }
 
@@ -107,7 +88,7 @@ static void fill_w(qd *f, uint64_t seed)
             v = f->lo_w + iohw_rng_range(&r, 0, 4);
         else /* terms near -255 * 127 */
             v = f->hi_w - iohw_rng_range(&r, 0, 4);
-        store8(f->d->w, q->w_dtype, i, clamp64(v, f->lo_w, f->hi_w));
+        iohw__qstore8(f->d->w, q->w_dtype, i, iohw__qclamp(v, f->lo_w, f->hi_w));
     }
 }
 
@@ -215,10 +196,10 @@ static void choose_wide(qd *f, int64_t lo, int64_t hi)
     for (int64_t j = 0; j < f->nm; j++) {
         d->s_w[j] = ldexpf((float)m, 4 - k);
         d->multiplier[j] = (int32_t)(m << t);
-        d->shift[j] = (int32_t)clamp64(31 - t - k, -31, 30);
+        d->shift[j] = (int32_t)iohw__qclamp(31 - t - k, -31, 30);
     }
     const double c = ldexp((double)m * ((double)hi + (double)lo) / 2.0, -k);
-    d->q.zp_y = (int32_t)clamp64(llround((double)(f->lo_y + f->hi_y + 1) / 2.0 - 0.5 - c),
+    d->q.zp_y = (int32_t)iohw__qclamp(llround((double)(f->lo_y + f->hi_y + 1) / 2.0 - 0.5 - c),
                                  f->lo_y, f->hi_y);
 }
 
@@ -238,7 +219,7 @@ static void choose_shift(qd *f, int64_t lo, int64_t hi)
     }
     d->q.s_x = d->q.s_y = 1.0f;
     const double c = (double)d->multiplier[0] * ldexp(((double)hi + (double)lo) / 2.0, sh - 31);
-    d->q.zp_y = (int32_t)clamp64(llround((double)(f->lo_y + f->hi_y + 1) / 2.0 - 0.5 - c),
+    d->q.zp_y = (int32_t)iohw__qclamp(llround((double)(f->lo_y + f->hi_y + 1) / 2.0 - 0.5 - c),
                                  f->lo_y, f->hi_y);
 }
 
@@ -277,9 +258,9 @@ static int setup(qd *f, const iohw_problem *p, int kind, const iohw__qwant *want
     f->K = f->nw / (p->in_channels * f->Mg);
     f->OV = f->ny / (p->batch * f->C_out);
     f->nm = d->q.per_channel ? f->C_out : 1;
-    range_of(want->x_dtype, &f->lo_x, &f->hi_x);
-    range_of(want->w_dtype, &f->lo_w, &f->hi_w);
-    range_of(want->y_dtype, &f->lo_y, &f->hi_y);
+    iohw__qrange(want->x_dtype, &f->lo_x, &f->hi_x);
+    iohw__qrange(want->w_dtype, &f->lo_w, &f->hi_w);
+    iohw__qrange(want->y_dtype, &f->lo_y, &f->hi_y);
     d->x = malloc((size_t)f->nx);
     d->w = malloc((size_t)f->nw);
     d->bias = p->has_bias ? malloc((size_t)f->C_out * sizeof *d->bias) : NULL;
@@ -324,7 +305,7 @@ static int choose_m(qd *f, iohw_error *err)
     } else if (f->kind == IOHW__QFILL_SHIFT) {
         choose_shift(f, lo, hi);
     } else {
-        d->q.zp_y = (int32_t)clamp64((f->lo_y + f->hi_y + 1) / 2 - (lo + hi) / 4 +
+        d->q.zp_y = (int32_t)iohw__qclamp((f->lo_y + f->hi_y + 1) / 2 - (lo + hi) / 4 +
                                      iohw_rng_range(&f->rp, -5, 5), f->lo_y, f->hi_y);
         return choose_deploy(f, err);
     }

@@ -58,18 +58,18 @@ typedef struct qf {
     iohw__qdata *d;
 } qf;
 
-static void range_of(int32_t t, int64_t *lo, int64_t *hi)
+void iohw__qrange(int32_t t, int64_t *lo, int64_t *hi)
 {
     *lo = t == IOHW_U8 ? 0 : t == IOHW_S8 ? -128 : INT32_MIN;
     *hi = t == IOHW_U8 ? 255 : t == IOHW_S8 ? 127 : INT32_MAX;
 }
 
-static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
+int64_t iohw__qclamp(int64_t v, int64_t lo, int64_t hi)
 {
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-static void store8(void *t, int32_t dt, int64_t i, int64_t v)
+void iohw__qstore8(void *t, int32_t dt, int64_t i, int64_t v)
 {
     if (dt == IOHW_S8)
         ((int8_t *)t)[i] = (int8_t)v;
@@ -119,7 +119,7 @@ static void fill_x(qf *f, uint64_t seed)
         const int64_t t = iohw_rng_range(&r, -2, 1);
         int64_t v = f->kind == IOHW__QFILL_TIES ? q->zp_x + (t < 0 ? t : t + 1)
                                                 : iohw_rng_range(&r, f->lo_x, f->hi_x);
-        store8(f->d->x, q->x_dtype, i, clamp64(v, f->lo_x, f->hi_x));
+        iohw__qstore8(f->d->x, q->x_dtype, i, iohw__qclamp(v, f->lo_x, f->hi_x));
     }
 }
 
@@ -140,8 +140,8 @@ static void fill_w(qf *f, uint64_t seed)
                     v = q->zp_w + iohw_rng_range(&r, -half, half - 1);
                 else
                     v = iohw_rng_range(&r, f->lo_w, f->hi_w);
-                store8(f->d->w, q->w_dtype, (ci * f->Mg + m) * f->K + k,
-                       clamp64(v, f->lo_w, f->hi_w));
+                iohw__qstore8(f->d->w, q->w_dtype, (ci * f->Mg + m) * f->K + k,
+                       iohw__qclamp(v, f->lo_w, f->hi_w));
             }
         }
 }
@@ -198,9 +198,9 @@ static void choose_bias(qf *f, uint64_t seed, int zp_y_low)
         if (f->kind == IOHW__QFILL_TIES)
             b[oc] = (int32_t)(iohw_rng_range(&r, -2, 2) * ((int64_t)1 << (f->tie_k - 1)));
         else if (f->kind == IOHW__QFILL_ZP_EXTREME) /* to zp_y's free side */
-            b[oc] = (int32_t)clamp64(zp_y_low ? -lo : -hi, -(1 << 30), 1 << 30);
+            b[oc] = (int32_t)iohw__qclamp(zp_y_low ? -lo : -hi, -(1 << 30), 1 << 30);
         else
-            b[oc] = (int32_t)clamp64(iohw_rng_range(&r, -a, a), -(1 << 30), 1 << 30);
+            b[oc] = (int32_t)iohw__qclamp(iohw_rng_range(&r, -a, a), -(1 << 30), 1 << 30);
     }
     for (int64_t i = 0; i < f->ny; i++)
         f->acc[i] += b[channel_of(f, i)];
@@ -250,7 +250,7 @@ static void choose_m(qf *f)
     default: { /* unsat, saturate, io-trap: the range onto the type */
         f->mk[0] = fit_k(f->m, hi - lo, span - 1) - (f->kind == IOHW__QFILL_SATURATE ? 2 : 0);
         const double c = ldexp((double)f->m * ((double)hi + (double)lo) / 2.0, (int)-f->mk[0]);
-        q->zp_y = (int32_t)clamp64((int64_t)llround((double)mid - 0.5 - c), f->lo_y, f->hi_y);
+        q->zp_y = (int32_t)iohw__qclamp((int64_t)llround((double)mid - 0.5 - c), f->lo_y, f->hi_y);
     }
     }
     const int own = f->kind == IOHW__QFILL_CHANNELS || f->kind == IOHW__QFILL_GROUP_TRAP;
@@ -271,7 +271,7 @@ static void write_m(qf *f)
         /* scales: s_x * s_w / s_y = m * 2^-k */
         f->d->s_w[j] = ldexpf((float)f->m, (int)(ay - ax - f->mk[j]));
         f->d->multiplier[j] = (int32_t)(f->m << t);
-        f->d->shift[j] = (int32_t)clamp64(31 - t - f->mk[j], -31, 30);
+        f->d->shift[j] = (int32_t)iohw__qclamp(31 - t - f->mk[j], -31, 30);
     }
     q->s_w = f->d->s_w;
     q->multiplier = f->d->multiplier;
@@ -328,9 +328,9 @@ static int setup(qf *f, const iohw_problem *p, int kind, const iohw__qwant *want
     d->q.per_channel = kind == IOHW__QFILL_CHANNELS || kind == IOHW__QFILL_GROUP_TRAP
                            ? 1 : want->per_channel != 0;
     f->nm = d->q.per_channel ? f->C_out : 1;
-    range_of(want->x_dtype, &f->lo_x, &f->hi_x);
-    range_of(want->w_dtype, &f->lo_w, &f->hi_w);
-    range_of(want->y_dtype, &f->lo_y, &f->hi_y);
+    iohw__qrange(want->x_dtype, &f->lo_x, &f->hi_x);
+    iohw__qrange(want->w_dtype, &f->lo_w, &f->hi_w);
+    iohw__qrange(want->y_dtype, &f->lo_y, &f->hi_y);
     d->x = malloc((size_t)f->nx);
     d->w = malloc((size_t)f->nw);
     d->bias = p->has_bias ? malloc((size_t)f->C_out * sizeof *d->bias) : NULL;

@@ -108,6 +108,13 @@ int iohw__qfill(const iohw_problem *p, int kind, const iohw__qwant *want,
                 uint64_t seed, iohw__qdata *d, iohw_error *err);
 void iohw__qdata_free(iohw__qdata *d);
 
+/* The designed fills' small helpers (fill_qdesign.c, fill_qdeploy.c): the
+ * range of an 8-bit type (or int32 for another code), v clamped to
+ * [lo, hi], and v stored as element i of an s8 or u8 tensor. */
+void iohw__qrange(int32_t t, int64_t *lo, int64_t *hi);
+int64_t iohw__qclamp(int64_t v, int64_t lo, int64_t hi);
+void iohw__qstore8(void *t, int32_t dt, int64_t i, int64_t v);
+
 /* iohw__qfill for qdeploy, qwide and qshift (generators/fill_qdeploy.c);
  * p float-coded. */
 int iohw__qfill_deploy(const iohw_problem *p, int kind, const iohw__qwant *want,
