@@ -69,18 +69,24 @@ for name in reference onednn xnnpack torch armnn; do
   run_one "$name" "$lib" "backends/$name/baseline-$profile.txt"
 done
 
-# The JavaScript adapters: node programs behind the exec backend (protocol
-# 2), their npm packages in $build/js (scripts/setup_js.sh).
+# The JavaScript adapters: node programs behind the exec backend (protocols
+# 2 and 3), their npm packages in $build/js (scripts/setup_js.sh).
 echo
 bash scripts/setup_js.sh "$build" || true
-if ! command -v node >/dev/null 2>&1; then
-  echo "== ort: node not found, skipped"
-elif [[ ! -f "$build/js/node_modules/onnxruntime-node/package.json" ]]; then
-  echo "== ort: the npm packages are not installed in $build/js (scripts/setup_js.sh), skipped"
-else
-  run_one ort "$build/backends/libiohw_exec.so" "backends/js/baseline-ort-$profile.txt" \
-    IOHW_JS_DIR="$build/js" IOHW_EXEC_COMMAND="node backends/js/ort_backend.js"
-fi
+# ONNX Runtime in its two npm packages (backends/js/ort_backend.js):
+# onnxruntime-node (CPU EP, baselines backends/js/baseline-ort-PROFILE.txt)
+# and onnxruntime-web (wasm EP, backends/js/baseline-ort-web-PROFILE.txt).
+for ort in node web; do
+  name=ort; [[ $ort == web ]] && name=ort-web
+  if ! command -v node >/dev/null 2>&1; then
+    echo "== $name: node not found, skipped"
+  elif [[ ! -f "$build/js/node_modules/onnxruntime-$ort/package.json" ]]; then
+    echo "== $name: the npm packages are not installed in $build/js (scripts/setup_js.sh), skipped"
+  else
+    run_one "$name" "$build/backends/libiohw_exec.so" "backends/js/baseline-$name-$profile.txt" \
+      IOHW_JS_DIR="$build/js" IOHW_EXEC_COMMAND="node backends/js/ort_backend.js --ort=$ort"
+  fi
+done
 # TensorFlow.js, its cpu and wasm backends (backends/js/tfjs_backend.js;
 # baselines backends/js/baseline-tfjs-{cpu,wasm}-PROFILE.txt).
 for tfjs in cpu wasm; do

@@ -1,6 +1,7 @@
 /*
- * tests/test_exec_ort.c - the ONNX Runtime adapter (backends/js/ort_backend.js)
- * through the exec backend, in-process through the loader, when node and
+ * tests/test_exec_ort.c - the ONNX Runtime adapter (backends/js/ort_backend.js,
+ * onnxruntime-node and, with --ort=web, onnxruntime-web) through the exec
+ * backend, in-process through the loader, when node and
  * the npm packages of the build tree (BUILD/js, scripts/setup_js.sh) are
  * there; skipped, saying which is missing, otherwise.  It asserts only what
  * holds on any x86-64 CPU: exactly representable (fill=exact) f32 and f16
@@ -29,6 +30,7 @@
 #define JS_DIR IOHW_BACKEND_DIR "/../js"
 #define ORT_PROGRAM IOHW_SOURCE_DIR "/backends/js/ort_backend.js"
 #define ORT_PACKAGE JS_DIR "/node_modules/onnxruntime-node/package.json"
+#define ORT_WEB_PACKAGE JS_DIR "/node_modules/onnxruntime-web/package.json"
 
 /* Skips the test unless node is on PATH (as execvp finds it). */
 static void skip_without_node(void)
@@ -55,6 +57,16 @@ static void load_ort(const char *protocol, iohw_loaded_backend *lb)
 {
     skip_without_ort();
     load_exec_program("node " ORT_PROGRAM, protocol, lb);
+}
+
+/* The same with onnxruntime-web (ort_backend.js --ort=web, wasm EP). */
+static void load_ort_web(iohw_loaded_backend *lb)
+{
+    skip_without_ort();
+    if (access(ORT_WEB_PACKAGE, R_OK) != 0)
+        cr_skip_test("%s is missing: scripts/setup_js.sh did not install the "
+                     "npm packages", ORT_WEB_PACKAGE);
+    load_exec_program("node " ORT_PROGRAM " --ort=web", NULL, lb);
 }
 
 static void expect_contains(const char *text, const char *want)
@@ -205,5 +217,56 @@ Test(exec_ort, onnx_conventions_are_stated_as_onnx_states_them)
                           IOHW_TEST_TMP);
     cr_expect_eq(rc, 0, "status %d: %s", rc, out);
     expect_contains(out, "convention ok");
+    free(out);
+}
+
+Test(exec_ort, web_names_itself_and_speaks_protocol_2)
+{
+    iohw_loaded_backend lb;
+    load_ort_web(&lb);
+    cr_expect_str_eq(lb.table->name, "exec:onnxruntime-web");
+    expect_contains(lb.table->version, "onnxruntime-web 1.");
+    expect_contains(lb.table->version, "wasm EP");
+    expect_contains(lb.table->version, "exec protocol 2");
+    iohw_backend_unload(&lb);
+}
+
+Test(exec_ort, web_passes_exactly_representable_cases_in_every_rank)
+{
+    iohw_loaded_backend lb;
+    load_ort_web(&lb);
+    expect_pass(&lb, "n=2 ci=3 co=4 in=7 k=3 s=2 pad=1:2 op=1 bias=1 "
+                     "xl=NCW wl=IOW fill=exact");
+    expect_pass(&lb, "ci=4 co=6 g=2 in=5x4 k=3x2 s=2x3 d=2x1 pad=0:1x1:0 "
+                     "op=1x2 bias=1 fill=exact");
+    expect_pass(&lb, "ci=2 co=3 in=3x2x4 k=2x3x2 s=1x2x2 pad=1x0x0:1 "
+                     "xl=NCDHW wl=IODHW fill=exact");
+    expect_pass(&lb, "ci=3 co=2 in=4x4 k=3 s=2 pad=1 dt=f16 bias=1 "
+                     "fill=exact");
+    iohw_backend_unload(&lb);
+}
+
+Test(exec_ort, web_refuses_what_its_wasm_kernels_lack)
+{
+    iohw_loaded_backend lb;
+    load_ort_web(&lb);
+    static const char *const f64[] = {"onnxruntime-web", "wasm EP",
+                                      "builds no f64 ConvTranspose", NULL};
+    static const char *const bf16[] = {"builds no bf16 ConvTranspose", NULL};
+    expect_refused(&lb, "ci=2 co=3 in=4x5 k=3 s=2 dt=f64", f64);
+    expect_refused(&lb, "ci=2 co=3 in=4x5 k=3 s=2 dt=bf16", bf16);
+    static const char *const op[] = {"refuses output_padding", NULL};
+    expect_refused(&lb, "ci=2 co=2 in=5 k=3 s=2 d=3 op=2 xl=NCW wl=IOW", op);
+    iohw_backend_unload(&lb);
+}
+
+Test(exec_ort, an_unknown_package_is_a_usage_error)
+{
+    char *out = NULL;
+    skip_without_node();
+    int rc = iohw_test_sh(&out, "node '%s' --ort=native --describe",
+                          ORT_PROGRAM);
+    cr_expect_eq(rc, 2, "status %d: %s", rc, out);
+    expect_contains(out, "--ort=native: the package is node or web");
     free(out);
 }

@@ -1,15 +1,21 @@
 #!/usr/bin/env node
 'use strict';
-// ONNX Runtime (npm onnxruntime-node, CPU execution provider) behind iohw's
-// exec protocol (docs/EXEC_PROTOCOL.md).
+// ONNX Runtime behind iohw's exec protocol (docs/EXEC_PROTOCOL.md), in
+// either of its npm packages: onnxruntime-node (native, CPU execution
+// provider; the default) or onnxruntime-web (WebAssembly, wasm execution
+// provider: other kernels, compiled from the same sources for the browser).
 //
-//   node ort_backend.js --describe                name, version, protocols,
-//                                                 layouts
-//   node ort_backend.js --serve                   protocol 2
-//   node ort_backend.js [--supports] IN.h5 OUT.h5 protocol 1
+//   node ort_backend.js [--ort=node|web] --describe   name, version, keys
+//   node ort_backend.js [--ort=node|web] --serve      protocol 2
+//   node ort_backend.js [--ort=node|web] [--supports] IN.h5 OUT.h5
+//                                                     protocol 1
 //
-//   IOHW_JS_DIR=build/js IOHW_EXEC_COMMAND="node backends/js/ort_backend.js" \
+//   IOHW_JS_DIR=build/js IOHW_EXEC_COMMAND="node backends/js/ort_backend.js --ort=web" \
 //       iohw run --backend build/backends/libiohw_exec.so SUITE --adapt-layout
+//
+// What ORT refuses (a dtype, output_padding at the stride or the
+// dilation) is a matter of the problem's class, so the backend's cache of
+// one answer per class holds (no supports=problem).
 //
 // Every problem becomes a one-node ONNX model (ConvTranspose, opset 22,
 // onnx_model.js) whose attributes state it: group, kernel_shape, strides,
@@ -36,6 +42,25 @@ const io = require('./exec_io.js');
 const { convTransposeModel, ELEM } = require('./onnx_model.js');
 
 const NAME = 'ort_backend.js';
+
+// The package, from the leading argument --ort=node|web (taken off the
+// command line before io.main reads it).
+const PACKAGES = {
+  node: { name: 'onnxruntime-node', ep: 'cpu', epName: 'CPU EP' },
+  web: { name: 'onnxruntime-web', ep: 'wasm', epName: 'wasm EP' },
+};
+function packageArg() {
+  const arg = process.argv[2] || '';
+  if (!arg.startsWith('--ort=')) return PACKAGES.node;
+  process.argv.splice(2, 1);
+  const pkg = PACKAGES[arg.slice('--ort='.length)];
+  if (pkg === undefined) {
+    process.stderr.write(`${NAME}: ${arg}: the package is node or web\n`);
+    process.exit(2);
+  }
+  return pkg;
+}
+const PKG = packageArg();
 const SPATIAL = { 1: 'W', 2: 'HW', 3: 'DHW' };
 const TENSOR = {
   f32: ['float32', Float32Array], f16: ['float16', Uint16Array],
@@ -47,19 +72,22 @@ const SESSIONS_KEPT = 32;
 let ortModule = null;
 function ort() {
   if (ortModule === null) {
-    ortModule = io.requirePackage('onnxruntime-node');
+    ortModule = io.requirePackage(PKG.name);
     ortModule.env.logLevel = 'fatal';
+    // One thread: no worker threads in node, and the answers do not
+    // depend on how many there are.
+    if (PKG.ep === 'wasm') ortModule.env.wasm.numThreads = 1;
   }
   return ortModule;
 }
 
 function version() {
-  return `onnxruntime-node ${io.packageVersion('onnxruntime-node')}`;
+  return `${PKG.name} ${io.packageVersion(PKG.name)}`;
 }
 
 function describe() {
-  return 'name=onnxruntime-node\n' +
-         `version=${version()}, CPU EP\n` +
+  return `name=${PKG.name}\n` +
+         `version=${version()}, ${PKG.epName}\n` +
          'protocols=1 2\n' +
          `data_layouts=${Object.values(SPATIAL).map((s) => `NC${s}`).join(' ')}\n` +
          `weight_layouts=${Object.values(SPATIAL).map((s) => `IO${s}`).join(' ')}\n`;
@@ -105,7 +133,7 @@ async function session(p) {
     const model = convTransposeModel({ elemType: ELEM[p.dtype], rank: p.rank,
                                        hasBias: p.has_bias !== 0, attrs });
     s = await ort().InferenceSession.create(model, {
-      executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1,
+      executionProviders: [PKG.ep], intraOpNumThreads: 1, interOpNumThreads: 1,
       logSeverityLevel: 4,
     });
     if (sessions.size >= SESSIONS_KEPT) {
@@ -172,7 +200,7 @@ async function supports(c) {
   try {
     await session(p);
   } catch (e) {
-    return `${version()} (CPU EP) builds no ${p.dtype} ConvTranspose: ${firstLine(e)}`;
+    return `${version()} (${PKG.epName}) builds no ${p.dtype} ConvTranspose: ${firstLine(e)}`;
   }
   if (p.output_padding.some((v, i) => v >= p.stride[i])) {
     try {
