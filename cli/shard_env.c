@@ -99,6 +99,79 @@ static int read_engine(const engine *e, iohw_env_get get, void *ctx, int shard_t
     return 0;
 }
 
+/* Slurm's job array (sbatch --array=MIN-MAX[:STEP]): the shard of task ID
+ * is (ID - MIN) / STEP, of COUNT tasks (SLURM_ARRAY_TASK_COUNT, or from MIN,
+ * MAX and STEP).  MIN absent is 0 and STEP absent is 1, Slurm's defaults;
+ * indices that are not such a range (--array=1,3,8) are refused. */
+#define SLURM_ID "SLURM_ARRAY_TASK_ID"
+
+/* The variable name's whole number into *v, or dflt when it is not set
+ * (dflt < 0: it must be set). */
+static int slurm_value(iohw_env_get get, void *ctx, const char *name, long dflt,
+                       long *v, iohw_error *err)
+{
+    const char *text = get(name, ctx);
+    if (text == NULL) {
+        *v = dflt;
+        return dflt < 0 ? iohw_error_set(err, SLURM_ID " is set but %s is not "
+                                         "(nor SLURM_ARRAY_TASK_COUNT)", name) : 0;
+    }
+    return parse_count(name, text, v, err);
+}
+
+/* The number of tasks of the array whose indices run from lo by step. */
+static int slurm_count(iohw_env_get get, void *ctx, long lo, long step, long *count,
+                       iohw_error *err)
+{
+    long hi = 0;
+    if (get("SLURM_ARRAY_TASK_MAX", ctx) != NULL) {
+        if (slurm_value(get, ctx, "SLURM_ARRAY_TASK_MAX", -1, &hi, err) != 0)
+            return -1;
+        if (hi < lo || (hi - lo) % step != 0)
+            return iohw_error_set(err, "SLURM_ARRAY_TASK_MIN=%ld, SLURM_ARRAY_TASK_MAX"
+                                  "=%ld and SLURM_ARRAY_TASK_STEP=%ld are not a range",
+                                  lo, hi, step);
+    }
+    if (get("SLURM_ARRAY_TASK_COUNT", ctx) == NULL)
+        return slurm_value(get, ctx, "SLURM_ARRAY_TASK_MAX", -1, &hi, err) != 0 ? -1
+               : (*count = (hi - lo) / step + 1, 0);
+    if (slurm_value(get, ctx, "SLURM_ARRAY_TASK_COUNT", -1, count, err) != 0)
+        return -1;
+    if (get("SLURM_ARRAY_TASK_MAX", ctx) != NULL && *count != (hi - lo) / step + 1)
+        return iohw_error_set(err, "SLURM_ARRAY_TASK_COUNT=%ld, but the indices %ld to "
+                              "%ld by %ld are %ld: give the array as one range "
+                              "(--array=MIN-MAX[:STEP]), not a list", *count, lo, hi,
+                              step, (hi - lo) / step + 1);
+    return 0;
+}
+
+static int read_slurm(iohw_env_get get, void *ctx, iohw_shard_env *out, iohw_error *err)
+{
+    long id = 0, lo = 0, step = 1, count = 0;
+    if (slurm_value(get, ctx, SLURM_ID, -1, &id, err) != 0 ||
+        slurm_value(get, ctx, "SLURM_ARRAY_TASK_MIN", 0, &lo, err) != 0 ||
+        slurm_value(get, ctx, "SLURM_ARRAY_TASK_STEP", 1, &step, err) != 0)
+        return -1;
+    if (step < 1)
+        return iohw_error_set(err, "SLURM_ARRAY_TASK_STEP=%ld: the step must be at "
+                              "least 1", step);
+    if (slurm_count(get, ctx, lo, step, &count, err) != 0)
+        return -1;
+    if (count < 1 || count > IOHW_SHARD_ENV_MAX)
+        return iohw_error_set(err, "SLURM_ARRAY_TASK_COUNT=%ld: the number of shards "
+                              "must be from 1 to %d", count, IOHW_SHARD_ENV_MAX);
+    if (id < lo || (id - lo) % step != 0 || (id - lo) / step >= count)
+        return iohw_error_set(err, SLURM_ID "=%ld is not one of the array's %ld "
+                              "indices (%ld, %ld, ... by %ld)", id, count, lo,
+                              lo + step, step);
+    out->index = (int)((id - lo) / step) + 1;
+    out->count = (int)count;
+    snprintf(out->source, sizeof out->source, "Slurm's " SLURM_ID "/%s",
+             get("SLURM_ARRAY_TASK_COUNT", ctx) != NULL ? "SLURM_ARRAY_TASK_COUNT"
+             : "SLURM_ARRAY_TASK_MIN/MAX");
+    return 0;
+}
+
 const char *iohw_cli_xml_output(iohw_env_get get, void *ctx)
 {
     const char *xml = get("XML_OUTPUT_FILE", ctx);
@@ -121,5 +194,9 @@ int iohw_cli_shard_detect(iohw_env_get get, void *ctx, int shard_total,
                                   "%s %s", e->name, e->index_var);
         return read_engine(e, get, ctx, shard_total, out, err);
     }
+    /* (--shard-total makes the Kubernetes engine present: it is read first
+     * and wants its index.) */
+    if (get(SLURM_ID, ctx) != NULL)
+        return read_slurm(get, ctx, out, err);
     return 0;
 }

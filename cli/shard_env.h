@@ -12,6 +12,9 @@
  *               alone is a job without parallel: not sharded)
  *   Kubernetes  JOB_COMPLETION_INDEX (0-based) with the total from
  *               --shard-total N, else IOHW_SHARD_TOTAL
+ *   Slurm       SLURM_ARRAY_TASK_ID of a job array MIN-MAX[:STEP]: the
+ *               shard (ID - MIN) / STEP of SLURM_ARRAY_TASK_COUNT (or of
+ *               (MAX - MIN) / STEP + 1); MIN absent is 0, STEP absent 1
  * A variable that is not a whole number, an index without its total (or
  * the reverse), or an index out of range is an error naming the variable.
  * Independently, Bazel's XML_OUTPUT_FILE is where JUnit goes when --junit

@@ -200,3 +200,56 @@ Test(shard_env, shard_total_with_another_engine_is_an_error)
 {
     expect_error(ENV("CI_NODE_INDEX=1", "CI_NODE_TOTAL=2"), 4, "--shard-total", "CI_NODE_INDEX");
 }
+
+/* Slurm job arrays: sbatch --array=MIN-MAX[:STEP] sets SLURM_ARRAY_TASK_ID,
+ * _MIN, _MAX, _STEP and _COUNT (https://slurm.schedmd.com/job_array.html). */
+Test(shard_env, slurm_array_0_to_3_gives_shards_1_to_4_of_4)
+{
+    expect_detected(ENV("SLURM_ARRAY_TASK_ID=0", "SLURM_ARRAY_TASK_COUNT=4",
+                        "SLURM_ARRAY_TASK_MIN=0", "SLURM_ARRAY_TASK_MAX=3",
+                        "SLURM_ARRAY_TASK_STEP=1"), 0, 1, 4,
+                    "Slurm's SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT");
+    expect_detected(ENV("SLURM_ARRAY_TASK_ID=3", "SLURM_ARRAY_TASK_COUNT=4",
+                        "SLURM_ARRAY_TASK_MIN=0", "SLURM_ARRAY_TASK_MAX=3"),
+                    0, 4, 4, "Slurm's SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT");
+}
+
+Test(shard_env, slurm_array_from_1_by_2_counts_from_its_minimum)
+{
+    /* --array=1-7:2: tasks 1, 3, 5, 7; task 5 is the third shard. */
+    expect_detected(ENV("SLURM_ARRAY_TASK_ID=5", "SLURM_ARRAY_TASK_MIN=1",
+                        "SLURM_ARRAY_TASK_MAX=7", "SLURM_ARRAY_TASK_STEP=2"),
+                    0, 3, 4, "Slurm's SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_MIN/MAX");
+    /* Only the id and the count: indices from 0. */
+    expect_detected(ENV("SLURM_ARRAY_TASK_ID=2", "SLURM_ARRAY_TASK_COUNT=3"), 0,
+                    3, 3, "Slurm's SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT");
+}
+
+Test(shard_env, a_slurm_index_list_or_a_stray_id_is_refused)
+{
+    /* --array=1,3,8: MIN 1, MAX 8, COUNT 3 is no range. */
+    expect_error(ENV("SLURM_ARRAY_TASK_ID=3", "SLURM_ARRAY_TASK_COUNT=3",
+                     "SLURM_ARRAY_TASK_MIN=1", "SLURM_ARRAY_TASK_MAX=8"), 0,
+                 "SLURM_ARRAY_TASK_COUNT=3", "--array=MIN-MAX");
+    expect_error(ENV("SLURM_ARRAY_TASK_ID=4", "SLURM_ARRAY_TASK_MIN=1",
+                     "SLURM_ARRAY_TASK_MAX=7", "SLURM_ARRAY_TASK_STEP=2"), 0,
+                 "SLURM_ARRAY_TASK_ID=4", "not one of");
+    expect_error(ENV("SLURM_ARRAY_TASK_ID=9", "SLURM_ARRAY_TASK_COUNT=4"), 0,
+                 "SLURM_ARRAY_TASK_ID=9", "4 indices");
+    expect_error(ENV("SLURM_ARRAY_TASK_ID=1"), 0, "SLURM_ARRAY_TASK_MAX",
+                 "SLURM_ARRAY_TASK_COUNT");
+    expect_error(ENV("SLURM_ARRAY_TASK_ID=x1", "SLURM_ARRAY_TASK_COUNT=4"), 0,
+                 "SLURM_ARRAY_TASK_ID='x1'", "whole number");
+    expect_error(ENV("SLURM_ARRAY_TASK_ID=1", "SLURM_ARRAY_TASK_COUNT=4",
+                     "SLURM_ARRAY_TASK_STEP=0"), 0, "SLURM_ARRAY_TASK_STEP=0", NULL);
+    /* --shard-total is Kubernetes' alone. */
+    expect_error(ENV("SLURM_ARRAY_TASK_ID=0", "SLURM_ARRAY_TASK_COUNT=4"), 4,
+                 "--shard-total", "JOB_COMPLETION_INDEX");
+}
+
+Test(shard_env, the_other_engines_come_before_slurm)
+{
+    expect_detected(ENV("SLURM_ARRAY_TASK_ID=0", "SLURM_ARRAY_TASK_COUNT=4",
+                        "CI_NODE_INDEX=2", "CI_NODE_TOTAL=3"), 0, 2, 3,
+                    "GitLab's CI_NODE_INDEX/CI_NODE_TOTAL");
+}
