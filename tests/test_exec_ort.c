@@ -83,6 +83,19 @@ static void expect_refused(const iohw_loaded_backend *lb, const char *desc,
         expect_contains(iohw_backend_last_error(lb), *want);
 }
 
+/* Exactly representable (fill=exact) f32 and f16 cases pass in every rank. */
+static void expect_exact_cases_pass(const iohw_loaded_backend *lb)
+{
+    expect_pass(lb, "n=2 ci=3 co=4 in=7 k=3 s=2 pad=1:2 op=1 bias=1 "
+                    "xl=NCW wl=IOW fill=exact");
+    expect_pass(lb, "ci=4 co=6 g=2 in=5x4 k=3x2 s=2x3 d=2x1 pad=0:1x1:0 "
+                    "op=1x2 bias=1 fill=exact");
+    expect_pass(lb, "ci=2 co=3 in=3x2x4 k=2x3x2 s=1x2x2 pad=1x0x0:1 "
+                    "xl=NCDHW wl=IODHW fill=exact");
+    expect_pass(lb, "ci=3 co=2 in=4x4 k=3 s=2 pad=1 dt=f16 bias=1 "
+                    "fill=exact");
+}
+
 Test(exec_ort, names_itself_and_speaks_protocol_2)
 {
     iohw_loaded_backend lb;
@@ -98,14 +111,7 @@ Test(exec_ort, exactly_representable_cases_pass_in_every_rank)
 {
     iohw_loaded_backend lb;
     load_ort(NULL, &lb);
-    expect_pass(&lb, "n=2 ci=3 co=4 in=7 k=3 s=2 pad=1:2 op=1 bias=1 "
-                     "xl=NCW wl=IOW fill=exact");
-    expect_pass(&lb, "ci=4 co=6 g=2 in=5x4 k=3x2 s=2x3 d=2x1 pad=0:1x1:0 "
-                     "op=1x2 bias=1 fill=exact");
-    expect_pass(&lb, "ci=2 co=3 in=3x2x4 k=2x3x2 s=1x2x2 pad=1x0x0:1 "
-                     "xl=NCDHW wl=IODHW fill=exact");
-    expect_pass(&lb, "ci=3 co=2 in=4x4 k=3 s=2 pad=1 dt=f16 bias=1 "
-                     "fill=exact");
+    expect_exact_cases_pass(&lb);
     iohw_backend_unload(&lb);
 }
 
@@ -235,14 +241,7 @@ Test(exec_ort, web_passes_exactly_representable_cases_in_every_rank)
 {
     iohw_loaded_backend lb;
     load_ort_web(&lb);
-    expect_pass(&lb, "n=2 ci=3 co=4 in=7 k=3 s=2 pad=1:2 op=1 bias=1 "
-                     "xl=NCW wl=IOW fill=exact");
-    expect_pass(&lb, "ci=4 co=6 g=2 in=5x4 k=3x2 s=2x3 d=2x1 pad=0:1x1:0 "
-                     "op=1x2 bias=1 fill=exact");
-    expect_pass(&lb, "ci=2 co=3 in=3x2x4 k=2x3x2 s=1x2x2 pad=1x0x0:1 "
-                     "xl=NCDHW wl=IODHW fill=exact");
-    expect_pass(&lb, "ci=3 co=2 in=4x4 k=3 s=2 pad=1 dt=f16 bias=1 "
-                     "fill=exact");
+    expect_exact_cases_pass(&lb);
     iohw_backend_unload(&lb);
 }
 
