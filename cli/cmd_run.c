@@ -86,6 +86,12 @@ const char iohw_cli_run_help[] =
     "  --resume            keep the results already in the journal and run only\n"
     "                      the other cases (a line cut short is ignored)\n"
     "  --list              print the selected cases (id and descriptor) and exit\n"
+    "  --isolate           a fresh worker process (the backend loaded anew) for\n"
+    "                      every case, so that what a case did to the process\n"
+    "                      (a heap it overflowed and did not die of) cannot\n"
+    "                      crash a later one; costs the backend's start-up per\n"
+    "                      case.  Without it a worker runs case after case and\n"
+    "                      is replaced only after a CRASH or TIMEOUT\n"
     "  --adapt-layout      when the backend does not claim a case, ask it for\n"
     "                      the same problem in other data and weight layouts\n"
     "                      (most common first) and run the case re-expressed\n"
@@ -340,6 +346,7 @@ static int set_no_diagnose(run_args *a, const char *v) { (void)v; a->o.diagnose 
 static int set_allow_empty(run_args *a, const char *v) { (void)v; a->o.allow_empty = 1; return 0; }
 static int set_all_tags(run_args *a, const char *v) { (void)v; a->o.all_tags = 1; return 0; }
 static int set_adapt_layout(run_args *a, const char *v) { (void)v; a->o.adapt_layout = 1; return 0; }
+static int set_isolate(run_args *a, const char *v) { (void)v; a->o.isolate = 1; return 0; }
 static int set_quiet(run_args *a, const char *v)
 {
     (void)v;
@@ -399,6 +406,7 @@ static const struct run_option {
     {"--allow-empty", NULL, 0, set_allow_empty},
     {"--tags", NULL, 0, set_all_tags},
     {"--adapt-layout", NULL, 0, set_adapt_layout},
+    {"--isolate", NULL, 0, set_isolate},
     {"--quiet", "-q", 0, set_quiet},
     {"--claim-coverage", NULL, 0, set_claim_coverage},
     {"--shrink", NULL, OPTIONAL_VALUE, set_shrink},

@@ -530,6 +530,7 @@ int iohw_run(const iohw_run_options *o, iohw_run_results *out, iohw_error *err)
     st.cfg.memory_limit_mb = o->memory_limit_mb;
     st.cfg.subnormals_flush = o->subnormals_flush;
     st.cfg.rounding = o->rounding;
+    st.cfg.isolate = o->isolate;
     st.cfg.repeat = o->repeat;
     st.cfg.speed_reference = o->repeat > 0 && o->speed_reference;
     st.limits = iohw_case_timeouts(o, &st.suite);

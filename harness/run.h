@@ -104,6 +104,10 @@ typedef struct iohw_run_options {
     int quiet;                  /* `--quiet`: the summary leaves out the
                                    table by tag unless all_tags (progress
                                    is set apart, in progress) */
+    /* Appended: 1 gives every case a fresh worker process (the backend
+     * loaded anew), so that nothing one case did to the process (a heap it
+     * overflowed while answering well) reaches the next; `--isolate`. */
+    int isolate;
 } iohw_run_options;
 
 /* The most calls --repeat asks for. */

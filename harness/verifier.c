@@ -239,6 +239,10 @@ static void serve(iohw__verifier *v, int req_fd, int rep_fd)
                                  sizeof id) != 0)
             break;
         run_case(v, file, id, r);
+        /* --isolate: the next case gets a fresh worker (started by the
+         * next request, iohw__verifier_ask). */
+        if (v->cfg->isolate)
+            iohw__verifier_stop(v);
         set_stage(v, IOHW_STAGE_IDLE);
         iohw__reply_encode(&in, task, v->w_dead, r);
         if (iohw__msg_send(rep_fd, &in, -1) != 0)

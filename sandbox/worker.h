@@ -94,6 +94,7 @@ typedef struct iohw_worker_config {
     int repeat;
     int speed_reference;
     int32_t rounding;            /* the declared rounding (harness/run.h) */
+    int isolate;                 /* a fresh worker for every case (harness/run.h) */
 } iohw_worker_config;
 
 /* Requests of the verifier to the worker (the first u32 of a record; then
