@@ -24,6 +24,9 @@
  * refuses each of those with the reason.  Every cv::Exception becomes
  * IOHW_BACKEND_ERROR with its whole text in last_error; an output of the
  * wrong shape is IOHW_BACKEND_ERROR naming both shapes, never cropped.
+ * OpenCV's blobs get slack (opencv_alloc.h) so that V2's write past the
+ * output blob stays inside it: the case FAILs on OpenCV's values instead
+ * of corrupting the heap of the worker, which runs later cases too.
  */
 #include <climits>
 #include <cstring>
@@ -37,6 +40,7 @@
 #include <opencv2/core/version.hpp>
 #include <opencv2/dnn.hpp>
 
+#include "backends/opencv/opencv_alloc.h"
 #include "backends/opencv/opencv_onnx.h"
 #include "backends/skeleton_check.h"
 #include "iohw/backend.h"
@@ -149,6 +153,12 @@ std::string compute(const iohw_problem *p, const float *x, const float *w,
     n.w = w;
     n.bias = p->has_bias ? bias : nullptr;
     const std::string model = iohw__opencv_onnx_model(n);
+    /* Every blob gets room for the whole uncropped output of a 1x1 kernel:
+     * OpenCV 4.6 writes that much into a cropped one (V2), and then
+     * damages only its own slack, not the memory of later cases. */
+    iohw_opencv_slack_scope slack(static_cast<size_t>(
+        (p->batch * p->out_channels * p->in_size[0] * p->in_size[1] + 1024) *
+        (int64_t)sizeof(float)));
 
     cv::dnn::Net net = cv::dnn::readNetFromONNX(model.data(), model.size());
     net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
@@ -259,8 +269,8 @@ static const iohw_backend opencv_table = {
     IOHW_ABI_VERSION,
     sizeof(iohw_backend),
     "opencv",
-    "OpenCV " CV_VERSION IOHW_OPENCV_PACKAGE " (cv::dnn::readNetFromONNX, "
-    "ConvTranspose opset 11; DNN_BACKEND_OPENCV, DNN_TARGET_CPU, 1 thread)",
+    "OpenCV " CV_VERSION IOHW_OPENCV_PACKAGE " (readNetFromONNX, "
+    "ConvTranspose; OpenCV backend, CPU target, 1 thread)",
     opencv_init,
     opencv_fini,
     opencv_supports,
