@@ -34,6 +34,8 @@ static const char *const CLAIMED[] = {
     "n=2 ci=4 co=6 g=2 in=4x5 k=3 s=2 pad=1 op=1 bias=1 fill=exact",
     "n=3 ci=6 co=3 g=3 in=2x3 k=1x4 s=1x3 pad=0x2 fill=exact",
     "ci=8 co=6 in=5x2 k=5x1 s=2 fill=exact",
+    /* Dilation along an axis of kernel extent 1 means nothing. */
+    "ci=2 co=3 in=3x4 k=1x3 s=2 d=3x1 fill=exact",
 };
 
 Test(opencv, computes_exact_f32_rank_2_cases)

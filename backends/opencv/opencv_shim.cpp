@@ -97,7 +97,8 @@ std::string refusal(const iohw_problem *p)
                    std::to_string(p->output_padding[a]) + " >= " +
                    std::to_string(p->stride[a]) + "): 'adjust_pads[i] < "
                    "strides[i]' fails";
-        if (p->dilation[a] != 1)
+        /* A dilation on an axis of kernel extent 1 changes nothing. */
+        if (p->dilation[a] != 1 && p->kernel[a] > 1)
             return std::string("OpenCV 4.6 ignores ConvTranspose's dilations "
                                "(") + axis + ": " +
                    std::to_string(p->dilation[a]) + "): it computes the "
