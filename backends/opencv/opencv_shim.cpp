@@ -80,10 +80,6 @@ std::string refusal(const iohw_problem *p)
                (p->rank == 1 ? "'inputs[0].dims == outputs[0].dims' fails"
                              : "\"unsupported on OpenCV backend\"") +
                ")";
-    if (std::strcmp(p->data_layout, "NCHW") != 0 ||
-        std::strcmp(p->weight_layout, "IOHW") != 0)
-        return std::string("ONNX states NCHW with IOHW (not ") +
-               p->data_layout + " with " + p->weight_layout + ")";
     for (int a = 0; a < 2; a++) {
         const char *axis = a == 0 ? "H" : "W";
         if (p->pad_begin[a] != p->pad_end[a])
@@ -104,6 +100,12 @@ std::string refusal(const iohw_problem *p)
                    std::to_string(p->dilation[a]) + "): it computes the "
                    "dense kernel (docs/CONFORMANCE.md V1)";
     }
+    /* Last, so that a problem OpenCV cannot compute in any layout says
+     * why (iohw run --adapt-layout re-expresses the others). */
+    if (std::strcmp(p->data_layout, "NCHW") != 0 ||
+        std::strcmp(p->weight_layout, "IOHW") != 0)
+        return std::string("ONNX states NCHW with IOHW (not ") +
+               p->data_layout + " with " + p->weight_layout + ")";
     const int64_t dims[] = {p->batch, p->in_channels, p->out_channels,
                             p->in_size[0], p->in_size[1], p->out_size[0],
                             p->out_size[1], p->kernel[0], p->kernel[1]};
