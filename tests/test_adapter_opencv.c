@@ -13,7 +13,9 @@
  * readNetFromONNX.  The discrepancies of docs/CONFORMANCE.md still show:
  * V2 (a 1x1 kernel with stride 1 and a crop) FAILs without harming the
  * process, V3 (subnormals flushed) FAILs, and cases/regressions/opencv.h5
- * fails without the baseline and passes with it, no entry stale.  Skipped
+ * fails without the baseline and passes with it, no entry stale, and is
+ * what cases/regressions/make.sh writes; the smoke profile passes with its
+ * baseline, as scripts/main.sh runs it.  Skipped
  * with the reason when the adapter was not built.
  */
 #include <criterion/criterion.h>
@@ -162,4 +164,44 @@ Test(opencv, the_regression_cases_still_fail_without_the_baseline)
                  "regression case: %s", cmd);
     snprintf(quiet, sizeof quiet, "%s 2>&1 | grep -q stale", cmd);
     cr_expect_neq(run_cmd(quiet), 0, "a baseline entry is stale: %s", cmd);
+}
+
+/* The smoke profile, as scripts/main.sh runs it, passes with the smoke
+ * baseline. */
+Test(opencv, smoke_passes_apart_from_its_baseline)
+{
+    iohw_loaded_backend lb;
+    char dir[512], cmd[4096];
+    load_or_skip("iohw_opencv", &lb);
+    iohw_backend_unload(&lb);
+    snprintf(dir, sizeof dir, "%s/opencv-smoke-%d", IOHW_TEST_TMP, (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && '%s' gen --profile smoke -o '%s' "
+             "> /dev/null", dir, IOHW_BIN, dir);
+    cr_assert_eq(run_cmd(cmd), 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd, "'%s' run --backend '%s/libiohw_opencv.so' '%s' "
+             "--adapt-layout --jobs 2 --quiet --baseline "
+             "'%s/backends/opencv/baseline-smoke.txt' > '%s.out' 2>&1",
+             IOHW_BIN, IOHW_BACKEND_DIR, dir, IOHW_SOURCE_DIR, dir);
+    cr_expect_eq(run_cmd(cmd), 0, "smoke has failures outside the baseline: "
+                 "see %s.out", dir);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    run_cmd(cmd);
+}
+
+/* cases/regressions/opencv.h5 is what cases/regressions/make.sh writes. */
+Test(opencv, the_regression_file_is_what_its_script_writes)
+{
+    char dir[512], cmd[4096];
+    snprintf(dir, sizeof dir, "%s/opencv-regressions-%d", IOHW_TEST_TMP,
+             (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && bash "
+             "'%s/cases/regressions/make.sh' '%s' '%s' > /dev/null", dir, dir,
+             IOHW_SOURCE_DIR, IOHW_BIN, dir);
+    cr_assert_eq(run_cmd(cmd), 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd, "cmp -s '%s/opencv.h5' "
+             "'%s/cases/regressions/opencv.h5'", dir, IOHW_SOURCE_DIR);
+    cr_expect_eq(run_cmd(cmd), 0, "cases/regressions/opencv.h5 is not what "
+                 "make.sh writes (run cases/regressions/make.sh)");
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    run_cmd(cmd);
 }
