@@ -60,8 +60,8 @@ struct opencv_ctx {
     std::string msg; /* last_error(): never cut */
 };
 
-/* The reason OpenCV cannot compute p, or "" when it can. */
-std::string refusal(const iohw_problem *p)
+/* Why OpenCV cannot compute p's kind (direction, dtype, rank), or "". */
+std::string refuse_kind(const iohw_problem *p)
 {
     if (iohw_problem_is_backward(p))
         return std::string("OpenCV DNN has no ") + iohw_direction_name(p) +
@@ -80,26 +80,39 @@ std::string refusal(const iohw_problem *p)
                (p->rank == 1 ? "'inputs[0].dims == outputs[0].dims' fails"
                              : "\"unsupported on OpenCV backend\"") +
                ")";
-    for (int a = 0; a < 2; a++) {
-        const char *axis = a == 0 ? "H" : "W";
-        if (p->pad_begin[a] != p->pad_end[a])
-            return std::string("OpenCV 4.6 refuses asymmetric pads (") +
-                   axis + ": " + std::to_string(p->pad_begin[a]) + " and " +
-                   std::to_string(p->pad_end[a]) + "): \"Unsupported "
-                   "asymmetric padding in convolution layer\"";
-        if (p->output_padding[a] >= p->stride[a])
-            return std::string("OpenCV 4.6 refuses output_padding >= stride "
-                               "(") + axis + ": " +
-                   std::to_string(p->output_padding[a]) + " >= " +
-                   std::to_string(p->stride[a]) + "): 'adjust_pads[i] < "
-                   "strides[i]' fails";
-        /* A dilation on an axis of kernel extent 1 changes nothing. */
-        if (p->dilation[a] != 1 && p->kernel[a] > 1)
-            return std::string("OpenCV 4.6 ignores ConvTranspose's dilations "
-                               "(") + axis + ": " +
-                   std::to_string(p->dilation[a]) + "): it computes the "
-                   "dense kernel (docs/CONFORMANCE.md V1)";
-    }
+    return "";
+}
+
+/* Why OpenCV cannot compute axis a (0: H, 1: W) of p, or "". */
+std::string refuse_axis(const iohw_problem *p, int a)
+{
+    const std::string axis = a == 0 ? "H" : "W";
+    if (p->pad_begin[a] != p->pad_end[a])
+        return "OpenCV 4.6 refuses asymmetric pads (" + axis + ": " +
+               std::to_string(p->pad_begin[a]) + " and " +
+               std::to_string(p->pad_end[a]) + "): \"Unsupported "
+               "asymmetric padding in convolution layer\"";
+    if (p->output_padding[a] >= p->stride[a])
+        return "OpenCV 4.6 refuses output_padding >= stride (" + axis + ": " +
+               std::to_string(p->output_padding[a]) + " >= " +
+               std::to_string(p->stride[a]) + "): 'adjust_pads[i] < "
+               "strides[i]' fails";
+    /* A dilation on an axis of kernel extent 1 changes nothing. */
+    if (p->dilation[a] != 1 && p->kernel[a] > 1)
+        return "OpenCV 4.6 ignores ConvTranspose's dilations (" + axis + ": " +
+               std::to_string(p->dilation[a]) + "): it computes the dense "
+               "kernel (docs/CONFORMANCE.md V1)";
+    return "";
+}
+
+/* The reason OpenCV cannot compute p, or "" when it can. */
+std::string refusal(const iohw_problem *p)
+{
+    std::string why = refuse_kind(p);
+    for (int a = 0; a < 2 && why.empty() && p->rank == 2; a++)
+        why = refuse_axis(p, a);
+    if (!why.empty())
+        return why;
     /* Last, so that a problem OpenCV cannot compute in any layout says
      * why (iohw run --adapt-layout re-expresses the others). */
     if (std::strcmp(p->data_layout, "NCHW") != 0 ||
