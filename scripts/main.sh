@@ -2,7 +2,7 @@
 # The main job: installs what is missing, builds iohw and its backends
 # (optimised), writes the default suite (the ci profile), runs it against the
 # bundled reference backend and every third-party adapter that was built
-# (oneDNN, XNNPACK, libtorch, Arm NN; with --adapt-layout and each adapter's
+# (oneDNN, XNNPACK, libtorch, Arm NN, OpenCV DNN; with --adapt-layout and each adapter's
 # baseline of known library discrepancies, backends/NAME/baseline-PROFILE.txt,
 # whose entries may hold only on some CPUs), then the JavaScript adapters through
 # the exec backend (ONNX Runtime: backends/js/ort_backend.js, its baseline
@@ -60,7 +60,7 @@ run_one() {
     status=1
   fi
 }
-for name in reference onednn xnnpack torch armnn; do
+for name in reference onednn xnnpack torch armnn opencv; do
   lib="$build/backends/libiohw_$name.so"
   if [[ ! -f "$lib" ]]; then
     echo "== $name: not built (its library was not found), skipped"

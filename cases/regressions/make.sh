@@ -62,3 +62,13 @@ out=${2:-$here}
   --problem 'ci=1 co=1 in=2x1x1 k=1 xl=NDHWC wl=DHWOI fill=exact' \
   --problem 'ci=1 co=1 in=1x1x1 k=1x1x2 s=1x1x2 xl=NDHWC wl=DHWOI fill=exact' \
   --problem 'ci=1 co=1 in=2x1x1 k=1 s=2x1x1 auto_pad=same_upper conv=tf xl=NDHWC wl=DHWOI fill=exact'
+
+# OpenCV DNN 4.6 V2 (opencv.0, opencv.1: a 1x1 kernel with stride 1 and a
+# crop takes the 1x1 path, which ignores the pads: wrong values, written
+# past OpenCV's output blob; the adapter gives the blob slack, so a FAIL)
+# and V3 (opencv.2: subnormals flushed to zero
+# by Net::forward), on every x86-64 CPU.
+"$iohw" gen --id opencv -o "$out/opencv.h5" \
+  --problem 'ci=1 co=1 in=3x1 k=1 pad=1x0' \
+  --problem 'ci=4 co=3 in=6x7 k=1 pad=1' \
+  --problem 'ci=1 co=1 in=1x1 k=1 fill=subnormal'
