@@ -164,7 +164,7 @@ async function compiledModel(spec) {
     if (models.size >= MODELS_KEPT) {
       const [oldKey, old] = models.entries().next().value;
       models.delete(oldKey);
-      old.compiled.delete();
+      old.delete();
     }
   }
   models.set(key, m);

@@ -39,7 +39,18 @@ async function litert() {
     const dir = io.packageDir(PACKAGE);
     installShim();
     const lrt = await import(pathToFileURL(path.join(dir, 'dist', 'index.js')).href);
-    const rt = await lrt.loadLiteRt(path.join(dir, 'wasm') + path.sep);
+    // Node has no navigator: the package's WebGPU probe fails, and says so
+    // with a stack; the CPU is all this program asks for.
+    const warn = console.warn;
+    console.warn = (...args) => {
+      if (!String(args[0]).startsWith('Failed to create default WebGPU device')) warn(...args);
+    };
+    let rt;
+    try {
+      rt = await lrt.loadLiteRt(path.join(dir, 'wasm') + path.sep);
+    } finally {
+      console.warn = warn;
+    }
     loaded = { lrt, rt, wasm: rt.liteRtWasm };
   }
   return loaded;
@@ -49,14 +60,33 @@ function version() {
   return `${PACKAGE} ${io.packageVersion(PACKAGE)}`;
 }
 
-// A compiled model: {compiled, run(inputs)}: inputs the bytes of the
-// model's inputs in order; the output's bytes.
+// A compiled model: {run(inputs), delete()}: inputs the bytes of the
+// model's inputs in order; run gives the output's bytes.  Loaded and
+// compiled through the embind API (the package's loadAndCompile describes
+// every tensor with its Tensor class, which refuses int8).
 async function compile(modelBytes) {
-  const { lrt, wasm } = await litert();
-  const compiled = await lrt.loadAndCompile(modelBytes, { accelerator: 'wasm',
-                                                           cpuOptions: { numThreads: 1 } });
-  const env = compiled.options.environment.liteRtEnvironment;
-  const liteModel = compiled.model.liteRtModel;
+  const { rt, wasm } = await litert();
+  const environment = rt.getDefaultEnvironment();
+  const env = environment.liteRtEnvironment;
+  const ptr = wasm._malloc(modelBytes.length);
+  wasm.HEAPU8.set(modelBytes, ptr);
+  let liteModel = null;
+  let compiled = null;
+  try {
+    liteModel = wasm.loadModel(env, ptr, modelBytes.length);
+    compiled = await wasm.compileModel(env, liteModel, {
+      environment, accelerator: 'wasm', cpuOptions: { numThreads: 1 }, gpuOptions: {},
+      webNNOptions: {} });
+  } catch (e) {
+    if (liteModel !== null) liteModel.delete();
+    wasm._free(ptr);
+    throw e;
+  }
+  const release = () => {
+    compiled.delete();
+    liteModel.delete();
+    wasm._free(ptr);
+  };
   const run = async (inputs) => {
     const buffers = inputs.map((bytes, i) => {
       const type = liteModel.getInputTensorType(0, i);
@@ -77,7 +107,7 @@ async function compile(modelBytes) {
     });
     let outputs = [];
     try {
-      outputs = await compiled.liteRtCompiledModel.run(0, buffers);
+      outputs = await compiled.run(0, buffers);
       const y = outputs[0];
       const at = y.lock(wasm.LiteRtTensorBufferLockMode.READ);
       const bytes = wasm.HEAPU8.slice(at, at + y.packedSize());
@@ -87,7 +117,7 @@ async function compile(modelBytes) {
       for (const b of [...buffers, ...outputs]) b.delete();
     }
   };
-  return { compiled, run };
+  return { run, delete: release };
 }
 
 module.exports = { litert, compile, version };
