@@ -15,7 +15,9 @@
  * the one that computed); explicit pads that TFLite's SAME and VALID
  * cannot state, groups, dilation, rank 3, f16 and int8 weights with a zero
  * point are refused with the reason; the builtin kernel clamps an
- * overflowing sum to the largest finite float (docs/CONFORMANCE.md, L1).
+ * overflowing sum to the largest finite float (docs/CONFORMANCE.md, L1),
+ * and the XNNPack delegate makes NaN of an edge output a NaN weight does
+ * not reach (L2).
  */
 #include <criterion/criterion.h>
 
@@ -185,6 +187,32 @@ Test(exec_litert, the_builtin_kernel_clamps_an_overflow, .timeout = 300)
     cr_log_info("%s", text);
     iohw_backend_unload(&lb);
     load_litert("xnnpack", NULL, &lb);
+    expect_pass(&lb, desc);
+    iohw_backend_unload(&lb);
+    iohw_case_free(&c);
+}
+
+/* L2: the XNNPack delegate makes NaN of y[0] = x[0] * w[0] = 0.2196, which
+ * the NaN weight tap w[1] does not reach; the builtin kernel computes it
+ * (x = [0.937, NaN, -1.242, -0.379], w = [0.234, NaN]). */
+Test(exec_litert, the_xnnpack_delegate_spreads_a_nan_weight_to_the_edge,
+     .timeout = 300)
+{
+    static const char *const desc =
+        "ci=1 co=1 in=4 k=2 xl=NWC wl=OWI fill=special seed=8";
+    iohw_loaded_backend lb;
+    iohw_case c;
+    iohw_result r;
+    char text[2048];
+    load_litert("xnnpack", NULL, &lb);
+    make(desc, &c);
+    cr_assert_eq(lb.table->supports(lb.ctx, &c.p), IOHW_OK, "%s",
+                 iohw_backend_last_error(&lb));
+    run_case(&lb, &c, &r);
+    cr_expect_eq(r.status, IOHW_RESULT_FAIL, "%s",
+                 iohw_test_describe(&r, text, sizeof text));
+    iohw_backend_unload(&lb);
+    load_litert("builtin", NULL, &lb);
     expect_pass(&lb, desc);
     iohw_backend_unload(&lb);
     iohw_case_free(&c);
