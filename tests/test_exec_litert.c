@@ -217,3 +217,41 @@ Test(exec_litert, the_xnnpack_delegate_spreads_a_nan_weight_to_the_edge,
     iohw_backend_unload(&lb);
     iohw_case_free(&c);
 }
+
+/* Every case of cases/regressions/litert.h5 has an entry in one of the two
+ * kernels' regression baselines (needs neither node nor the packages). */
+Test(exec_litert, every_regression_case_has_a_baseline_entry)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "ids=$('%s' run --list '%s/cases/regressions/litert.h5' | "
+             "cut -f1) && [ -n \"$ids\" ] && for id in $ids; do cat "
+             "'%s/backends/js/baseline-litert-xnnpack-regressions.txt' "
+             "'%s/backends/js/baseline-litert-builtin-regressions.txt' | "
+             "grep -q \"^$id \" || exit 1; done",
+             IOHW_BIN, IOHW_SOURCE_DIR, IOHW_SOURCE_DIR, IOHW_SOURCE_DIR);
+    cr_expect(system(cmd) == 0, "a case of cases/regressions/litert.h5 has "
+              "no baseline entry: %s", cmd);
+}
+
+/* Each kernel fails exactly its own regression cases: with its baseline
+ * `iohw run` exits 0 and no entry is stale (a stale entry, a case that
+ * passes, would say the discrepancy is gone). */
+Test(exec_litert, each_kernel_fails_its_regression_cases, .timeout = 300)
+{
+    static const char *const kernels[] = {"xnnpack", "builtin"};
+    skip_without_litert();
+    for (int k = 0; k < 2; k++) {
+        char cmd[4096];
+        snprintf(cmd, sizeof cmd,
+                 "IOHW_EXEC_COMMAND='node %s --kernel=%s' '%s' run --backend "
+                 "'%s/libiohw_exec.so' '%s/cases/regressions/litert.h5' "
+                 "--baseline '%s/backends/js/baseline-litert-%s-regressions.txt'"
+                 " > '%s/litert-regressions-%s.out' 2>&1 && ! grep -q stale "
+                 "'%s/litert-regressions-%s.out'",
+                 LITERT_PROGRAM, kernels[k], IOHW_BIN, IOHW_BACKEND_DIR,
+                 IOHW_SOURCE_DIR, IOHW_SOURCE_DIR, kernels[k], IOHW_TEST_TMP,
+                 kernels[k], IOHW_TEST_TMP, kernels[k]);
+        cr_expect(system(cmd) == 0, "%s: %s", kernels[k], cmd);
+    }
+}
