@@ -255,3 +255,18 @@ Test(exec_litert, each_kernel_fails_its_regression_cases, .timeout = 300)
         cr_expect(system(cmd) == 0, "%s: %s", kernels[k], cmd);
     }
 }
+
+/* cases/regressions/litert.h5 is what cases/regressions/make.sh writes. */
+Test(exec_litert, the_regression_file_is_what_its_script_writes)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "d='%s/litert-regressions-%d' && rm -rf \"$d\" && mkdir -p \"$d\" "
+             "&& bash '%s/cases/regressions/make.sh' '%s' \"$d\" > /dev/null "
+             "&& cmp \"$d/litert.h5\" '%s/cases/regressions/litert.h5' && "
+             "rm -rf \"$d\"",
+             IOHW_TEST_TMP, (int)getpid(), IOHW_SOURCE_DIR, IOHW_BIN,
+             IOHW_SOURCE_DIR);
+    cr_expect(system(cmd) == 0, "cases/regressions/litert.h5 is not what "
+              "make.sh writes (run cases/regressions/make.sh): %s", cmd);
+}
