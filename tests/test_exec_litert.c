@@ -236,7 +236,8 @@ Test(exec_litert, every_regression_case_has_a_baseline_entry)
 
 /* Each kernel fails exactly its own regression cases: with its baseline
  * `iohw run` exits 0 and no entry is stale (a stale entry, a case that
- * passes, would say the discrepancy is gone). */
+ * passes, would say the discrepancy is gone).  A generous --timeout: node
+ * starts slowly on a loaded machine. */
 Test(exec_litert, each_kernel_fails_its_regression_cases, .timeout = 300)
 {
     static const char *const kernels[] = {"xnnpack", "builtin"};
@@ -246,6 +247,7 @@ Test(exec_litert, each_kernel_fails_its_regression_cases, .timeout = 300)
         snprintf(cmd, sizeof cmd,
                  "IOHW_EXEC_COMMAND='node %s --kernel=%s' '%s' run --backend "
                  "'%s/libiohw_exec.so' '%s/cases/regressions/litert.h5' "
+                 "--timeout 300 "
                  "--baseline '%s/backends/js/baseline-litert-%s-regressions.txt'"
                  " > '%s/litert-regressions-%s.out' 2>&1 && ! grep -q stale "
                  "'%s/litert-regressions-%s.out'",
