@@ -100,6 +100,20 @@ for tfjs in cpu wasm; do
       IOHW_EXEC_COMMAND="node backends/js/tfjs_backend.js --tfjs-backend=$tfjs"
   fi
 done
+# LiteRT (TensorFlow Lite in WebAssembly), its XNNPack delegate and its
+# builtin transpose_conv kernel (backends/js/litert_backend.js --kernel=K;
+# baselines backends/js/baseline-litert-{xnnpack,builtin}-PROFILE.txt).
+for litert in xnnpack builtin; do
+  if ! command -v node >/dev/null 2>&1; then
+    echo "== litert-$litert: node not found, skipped"
+  elif [[ ! -f "$build/js/node_modules/@litertjs/core/package.json" ]]; then
+    echo "== litert-$litert: the npm packages are not installed in $build/js (scripts/setup_js.sh), skipped"
+  else
+    run_one "litert-$litert" "$build/backends/libiohw_exec.so" \
+      "backends/js/baseline-litert-$litert-$profile.txt" IOHW_JS_DIR="$build/js" \
+      IOHW_EXEC_COMMAND="node backends/js/litert_backend.js --kernel=$litert"
+  fi
+done
 echo
 echo "reports: $out/reports/<backend>.{json,xml,html,md,txt}"
 exit $status

@@ -140,7 +140,8 @@ function readConvention(rootAttrs, caseAttrs, rank, where) {
 
 // The one case of IN.h5: {problem, x, w, bias, caseId} (a backward case:
 // dy and w, or x and dy; problem.direction 1 or 2); x, w, bias and dy are
-// the raw datasets ({bytes, shape, itemSize}).  Throws an Error naming
+// the raw datasets ({bytes, shape, itemSize}); file is IN.h5's path (for
+// what a program reads itself).  Throws an Error naming
 // what is wrong.
 async function readCase(file) {
   checkHdf5(file);
@@ -171,7 +172,7 @@ async function readCase(file) {
     if (p.direction === 1) return { problem: p, dy: data('dy'), w: data('w'), caseId: ids[0] };
     if (p.direction === 2) return { problem: p, x: data('x'), dy: data('dy'), caseId: ids[0] };
     return { problem: p, x: data('x'), w: data('w'), bias: p.has_bias ? data('bias') : null,
-             caseId: ids[0] };
+             caseId: ids[0], file };
   } finally {
     f.close();
   }

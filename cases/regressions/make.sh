@@ -72,3 +72,13 @@ out=${2:-$here}
   --problem 'ci=1 co=1 in=3x1 k=1 pad=1x0' \
   --problem 'ci=4 co=3 in=6x7 k=1 pad=1' \
   --problem 'ci=1 co=1 in=1x1 k=1 fill=subnormal'
+
+# LiteRT (npm @litertjs/core 2.5.3, every CPU): L1 (litert.0: the builtin
+# transpose_conv kernel clamps an overflow to the largest finite float), L2
+# (litert.1: the XNNPack delegate makes NaN of an edge output a NaN weight
+# tap does not reach) and L3 (litert.2: the XNNPack delegate skips a zero
+# weight's product with Inf or NaN).  docs/CONFORMANCE.md, "LiteRT".
+"$iohw" gen --id litert -o "$out/litert.h5" \
+  --problem 'ci=1 co=1 in=2 k=2 xl=NWC wl=OWI fill=huge seed=13000068' \
+  --problem 'ci=1 co=1 in=4 k=2 xl=NWC wl=OWI fill=special seed=8' \
+  --problem 'ci=2 co=1 in=3 k=2 s=2 xl=NWC wl=OWI fill=zeros seed=4'
