@@ -12,13 +12,15 @@ oracle:
 
 on the output of extent (L - 1)*S - P_begin - P_end + (K - 1) + 1 + op.
 
-    undilated.py [--big] --describe | [--supports] IN.h5 OUT.h5
+    undilated.py [--big] [--p3] --describe | --serve | [--supports] IN.h5 OUT.h5
 
-Only f32 in the layouts NC+spatial and IO+spatial; anything else is
+--p3 speaks protocol 3 (docs/EXEC_PROTOCOL.md: protocols=1 2 3,
+supports=problem), serving requests after --serve.  Only f32 in the layouts NC+spatial and IO+spatial; anything else is
 refused.  --big returns a y of one more element per spatial axis than the
 problem's (too large to keep: the shape alone is diagnosed).
 """
 import itertools
+import struct
 import sys
 
 import h5py
@@ -91,13 +93,42 @@ def answer(big, query, in_path, out_path):
         out.create_dataset("y", data=y)
 
 
+def describe(p3):
+    text = "name=undilated.py\nversion=numpy %s\n" % np.__version__
+    return text + ("protocols=1 2 3\nsupports=problem\n" if p3 else "")
+
+
+def serve(big):
+    """Protocol 2 and 3: length-prefixed requests on stdin, replies on
+    stdout."""
+    inp, out = sys.stdin.buffer, sys.stdout.buffer
+    while True:
+        head = inp.read(4)
+        if len(head) < 4:
+            return 0
+        words = inp.read(struct.unpack("<I", head)[0]).decode().split("\n")
+        if words[0] == "describe":
+            reply = "ok\n" + describe(True)
+        else:
+            try:
+                answer(big, words[0] == "supports", words[1], words[2])
+                reply = "ok"
+            except Exception as e:  # the protocol's failure, one line
+                reply = "error\nundilated.py: %s: %s" % (type(e).__name__, e)
+        data = reply.encode()
+        out.write(struct.pack("<I", len(data)) + data)
+        out.flush()
+
+
 def main(argv):
     big = "--big" in argv
-    args = [v for v in argv[1:] if v != "--big"]
+    p3 = "--p3" in argv
+    args = [v for v in argv[1:] if v not in ("--big", "--p3")]
     if args == ["--describe"]:
-        sys.stdout.write("name=undilated.py\nversion=numpy %s\n" %
-                         np.__version__)
+        sys.stdout.write(describe(p3))
         return 0
+    if args == ["--serve"]:
+        return serve(big)
     query = bool(args) and args[0] == "--supports"
     if query:
         args = args[1:]
