@@ -1,6 +1,8 @@
 /*
  * judge/diagnose_shape.c - the misread problems behind an output of the
- * wrong shape (diagnose_shape.h, specification section 3.5).
+ * wrong shape (diagnose_shape.h, specification section 3.5); for a
+ * quantized case (section 11) with the shape returned, the values compared
+ * exactly with the misread problem's oracle.
  */
 #include "judge/diagnose_shape.h"
 
@@ -274,11 +276,28 @@ static int64_t written_head(const iohw_case *c, const void *y,
 /* 1 when the count elements of y hold more than one value. */
 static int spread(const iohw_case *c, const void *y, int64_t count)
 {
-    const size_t es = iohw_dtype_size(c->p.dtype);
+    const size_t es = iohw_dtype_size(iohw_problem_y_dtype(&c->p));
     for (int64_t i = 1; i < count; i++)
         if (memcmp((const char *)y + (size_t)i * es, y, es) != 0)
             return 1;
     return 0;
+}
+
+/* A quantized case: 1 when y is q's exact output (specification section
+ * 11) on the case's inputs and requant values, 0 when not, -1 when the
+ * oracle could not run (a per-channel requant of another channel count). */
+static int quant_values_match(const iohw_case *c, const iohw_problem *q, const void *y)
+{
+    const int64_t ny = iohw_problem_y_count(q);
+    const size_t es = iohw_dtype_size(iohw_problem_y_dtype(q));
+    if (c->x == NULL || c->w == NULL || (q->has_bias && c->bias == NULL)
+        || iohw_quant_requant_count(q) != iohw_quant_requant_count(&c->p))
+        return -1;
+    void *o = malloc((size_t)ny * es + 1);
+    int rc = o == NULL || iohw_quant_run(q, c->x, c->w, c->bias, c->requant, o, NULL) != 0
+                 ? -1 : memcmp(o, y, (size_t)ny * es) == 0;
+    free(o);
+    return rc;
 }
 
 /* 1 when y (q's output count of elements) passes against q's oracle run
@@ -287,6 +306,8 @@ static int spread(const iohw_case *c, const void *y, int64_t count)
 static int values_match(const iohw_case *c, const iohw_problem *q,
                         const void *y, const void *sentinel_bits)
 {
+    if (iohw_problem_is_quant(q))
+        return quant_values_match(c, q, y);
     iohw_oracle_result o;
     iohw_case t;
     iohw_result r;
@@ -383,8 +404,11 @@ int iohw_diagnose_shape(const iohw_case *c, const void *y,
 
     if (buf != NULL && n > 0)
         buf[0] = '\0';
+    /* A quantized y has no sentinel to find its head by: its shape must be
+     * known (an exec program's OUT.h5). */
     if (buf == NULL || n == 0 || c == NULL || c->p.direction != IOHW_DIR_FWD ||
-        iohw_problem_is_quant(&c->p) || ndim < 0 || ndim > IOHW_LAYOUT_MAX_DIMS)
+        (iohw_problem_is_quant(&c->p) && ndim == 0) || ndim < 0 ||
+        ndim > IOHW_LAYOUT_MAX_DIMS)
         return IOHW_SHAPE_NONE;
     if (ndim == 0) {
         if (y == NULL || (head = written_head(c, y, sentinel_bits)) < 1)

@@ -43,7 +43,9 @@ enum {
     IOHW_SHAPE_PROVEN = 2   /* one misreading named: its values match */
 };
 
-/* Diagnoses a forward float case's output of the wrong shape into buf.
+/* Diagnoses a forward float case's output of the wrong shape into buf; a
+ * quantized case's too when dims are given (its values, of y_dtype, match
+ * a misread problem's only when equal to its exact oracle's).
  * dims[ndim]: the shape returned, in the data layout's order; ndim 0 when
  * it is unknown, and then the output is y's leading elements before a
  * tail still holding the harness's sentinel (sentinel_bits, or, NULL, the
