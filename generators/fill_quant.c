@@ -19,7 +19,10 @@
  * (per tensor, r and the middle are those of all channels together);
  *   zp_y:   the middle of y's range minus the mean of M[oc] times the
  *           middle of channel oc's accumulators, rounded and clamped.
- * An s32 y takes the accumulators as they are: nothing is chosen.
+ * An s32 y takes the accumulators as they are: nothing is chosen.  What the
+ * descriptor states (sx, sy, sw, qmul, qshift: specification section 11.4)
+ * is kept, and only the rest chosen; a stated multiplier without a stated
+ * shift gets the largest shift with M[oc] * r[oc] <= 255.
  */
 #include "generators/fill_quant.h"
 
@@ -53,8 +56,28 @@ static void fill_bytes(iohw_rng *r, iohw_dtype dt, uint8_t *v, int64_t n)
     }
 }
 
-int iohw__fill_qrandom(iohw_problem *p, uint64_t seed, void *x, void *w,
-                       int32_t *bias, void *requant, iohw_error *err)
+void iohw__quant_keep_stated(iohw_problem *p, const iohw_desc *stated, void *requant)
+{
+    const iohw_desc *s = stated;
+    if (s == NULL || iohw_problem_y_dtype(p) == IOHW_S32)
+        return;
+    const int64_t n = iohw_quant_requant_count(p);
+    if (p->m_form == IOHW_QM_SCALES) {
+        p->s_x = (s->stated & IOHW_STATED_SX) ? s->p.s_x : p->s_x;
+        p->s_y = (s->stated & IOHW_STATED_SY) ? s->p.s_y : p->s_y;
+        for (int64_t j = 0; j < n && s->n_sw > 0; j++)
+            ((float *)requant)[j] = s->sw[s->n_sw == 1 ? 0 : j];
+        return;
+    }
+    int32_t *q = requant;
+    for (int64_t j = 0; j < n && s->n_qmul > 0; j++)
+        q[j] = s->qmul[s->n_qmul == 1 ? 0 : j];
+    for (int64_t j = 0; j < n && s->n_qshift > 0; j++)
+        q[n + j] = s->qshift[s->n_qshift == 1 ? 0 : j];
+}
+
+int iohw__fill_qrandom(iohw_problem *p, const iohw_desc *stated, uint64_t seed, void *x,
+                       void *w, int32_t *bias, void *requant, iohw_error *err)
 {
     iohw_rng r;
     iohw_rng_seed(&r, iohw__fill_stream_seed(seed, IOHW__STREAM_X));
@@ -69,7 +92,8 @@ int iohw__fill_qrandom(iohw_problem *p, uint64_t seed, void *x, void *w,
     if (p->m_form == IOHW_QM_SCALES)
         for (int64_t j = 0; j < n; j++)
             ((float *)requant)[j] = ldexpf(1.0f, -(int)iohw_rng_range(&r, 0, 3));
-    return iohw__quant_fit_output(p, x, w, bias, requant, &r, err);
+    iohw__quant_keep_stated(p, stated, requant);
+    return iohw__quant_fit_output(p, stated, x, w, bias, requant, &r, err);
 }
 
 /* The accumulators' range per output channel: lo[oc], hi[oc]. */
@@ -130,15 +154,21 @@ static double m_of(const iohw_problem *p, const void *requant, int64_t oc)
     return ldexp((double)q[j], q[n + j] - 31);
 }
 
-/* The fixed form: multipliers and shifts for ranges r[oc]. */
-static void fit_fixed(const iohw_problem *p, const int64_t *r, void *requant,
-                      iohw_rng *rng)
+/* The fixed form: multipliers and shifts for ranges r[oc]; stated ones
+ * (already in requant) kept, a shift chosen for a stated multiplier q as the
+ * largest with q * 2^(shift - 31) * r <= LEVELS. */
+static void fit_fixed(const iohw_problem *p, const iohw_desc *s, const int64_t *r,
+                      void *requant, iohw_rng *rng)
 {
     const int64_t n = iohw_quant_requant_count(p);
+    const int keep_q = s != NULL && s->n_qmul > 0, keep_sh = s != NULL && s->n_qshift > 0;
     int32_t *q = requant;
     for (int64_t j = 0; j < n; j++) {
-        q[j] = (int32_t)iohw_rng_range(rng, INT64_C(1) << 30, INT32_MAX);
-        q[n + j] = floor_log2(LEVELS / (double)r[j], -31, 30);
+        const int32_t drawn = (int32_t)iohw_rng_range(rng, INT64_C(1) << 30, INT32_MAX);
+        q[j] = keep_q ? q[j] : drawn;
+        if (!keep_sh)
+            q[n + j] = keep_q ? floor_log2(ldexp(LEVELS / (double)r[j], 31) / q[j], -31, 30)
+                              : floor_log2(LEVELS / (double)r[j], -31, 30);
     }
 }
 
@@ -156,8 +186,8 @@ static void fit_scales(iohw_problem *p, const int64_t *r, const float *s_w)
     p->s_y = isnormal(sy) ? sy : p->s_x;
 }
 
-int iohw__quant_fit_output(iohw_problem *p, const void *x, const void *w,
-                           const int32_t *bias, void *requant, iohw_rng *rng,
+int iohw__quant_fit_output(iohw_problem *p, const iohw_desc *stated, const void *x,
+                           const void *w, const int32_t *bias, void *requant, iohw_rng *rng,
                            iohw_error *err)
 {
     const int64_t C = p->out_channels;
@@ -180,8 +210,8 @@ int iohw__quant_fit_output(iohw_problem *p, const void *x, const void *w,
             r[oc] = hi[oc] - lo[oc] > 0 ? hi[oc] - lo[oc] : 1;
         }
         if (p->m_form == IOHW_QM_FIXED)
-            fit_fixed(p, r, requant, rng);
-        else
+            fit_fixed(p, stated, r, requant, rng);
+        else if (stated == NULL || !(stated->stated & IOHW_STATED_SY))
             fit_scales(p, r, requant);
         /* zp_y: the middle of y's range minus the mean middle output. */
         const iohw_dtype yd = iohw_problem_y_dtype(p);

@@ -115,6 +115,22 @@ static int alloc_inputs(iohw_case *c, iohw_error *err)
     return 0;
 }
 
+/* The case's descriptor: its problem p, with the lists d states (sw, qmul,
+ * qshift: specification section 11.4), so that it generates the case again. */
+static int format_stated(const iohw_desc *d, const iohw_problem *p, char *buf, size_t n)
+{
+    if (d->n_sw == 0 && d->n_qmul == 0 && d->n_qshift == 0)
+        return iohw_desc_format_problem(p, d->fill, d->seed, buf, n);
+    iohw_desc *shown = malloc(sizeof *shown);
+    if (shown == NULL)
+        return -1;
+    *shown = *d;
+    shown->p = *p;
+    const int len = iohw_desc_format(shown, buf, n);
+    free(shown);
+    return len;
+}
+
 int iohw_make_case(const iohw_desc *d, const char *id, const char *extra_tags,
                    int threads, iohw_case *c, iohw_error *err)
 {
@@ -143,11 +159,11 @@ int iohw_make_case(const iohw_desc *d, const char *id, const char *extra_tags,
     strcpy(c->fill, d->fill);
     c->seed = d->seed;
     const int quant = iohw_problem_is_quant(&c->p);
-    if (quant && iohw__quant_inputs(c, err) != 0) {
+    if (quant && iohw__quant_inputs(c, d, err) != 0) {
         iohw_error_prefix(err, "make case '%s'", id);
         goto fail;
     }
-    if (iohw_desc_format_problem(&c->p, c->fill, c->seed, text, sizeof text) < 0) {
+    if (format_stated(d, &c->p, text, sizeof text) < 0) {
         iohw_error_set(err, "make case '%s': descriptor longer than %d bytes", id,
                        IOHW_DESC_MAX);
         goto fail;

@@ -14,7 +14,7 @@
 #include "oracle/problem.h"
 #include "oracle/quant_problem.h"
 
-int iohw__quant_inputs(iohw_case *c, iohw_error *err)
+int iohw__quant_inputs(iohw_case *c, const iohw_desc *stated, iohw_error *err)
 {
     iohw_problem *p = &c->p;
     const int64_t nb = iohw_problem_bias_count(p);
@@ -27,10 +27,16 @@ int iohw__quant_inputs(iohw_case *c, iohw_error *err)
         || (nr > 0 && c->requant == NULL))
         return iohw_error_set(err, "out of memory for the inputs");
     if (strcmp(c->fill, "qrandom") == 0)
-        return iohw__fill_qrandom(p, c->seed, c->x, c->w, c->bias, c->requant,
+        return iohw__fill_qrandom(p, stated, c->seed, c->x, c->w, c->bias, c->requant,
                                   err);
-    if (iohw__qfill_kind(c->fill) >= 0) /* designed: fill_qdesign.h */
-        return iohw__fill_qdesign(p, c->fill, c->seed, c->x, c->w, c->bias, c->requant, err);
+    if (iohw__qfill_kind(c->fill) >= 0) { /* designed: fill_qdesign.h */
+        if (iohw__fill_qdesign(p, c->fill, c->seed, c->x, c->w, c->bias, c->requant, err) != 0)
+            return -1;
+        /* The designed parameters, then what the descriptor states over
+         * them (specification section 11.4). */
+        iohw__quant_keep_stated(p, stated, c->requant);
+        return 0;
+    }
     return iohw_error_set(err, "fill '%s' is not a fill of quantized problems",
                           c->fill);
 }
@@ -64,7 +70,7 @@ int iohw__quant_fit_desc(iohw_desc *d, iohw_error *err)
     c.p = d->p;
     snprintf(c.fill, sizeof c.fill, "%s", d->fill);
     c.seed = d->seed;
-    int rc = iohw__quant_inputs(&c, err);
+    int rc = iohw__quant_inputs(&c, d, err);
     if (rc == 0)
         d->p = c.p;
     iohw_case_free(&c);

@@ -1,6 +1,8 @@
 /*
  * judge/diagnose_shape.c - the misread problems behind an output of the
- * wrong shape (diagnose_shape.h, specification section 3.5).
+ * wrong shape (diagnose_shape.h, specification section 3.5); for a
+ * quantized case (section 11) with the shape returned, the values compared
+ * exactly with the misread problem's oracle.
  */
 #include "judge/diagnose_shape.h"
 
@@ -274,36 +276,11 @@ static int64_t written_head(const iohw_case *c, const void *y,
 /* 1 when the count elements of y hold more than one value. */
 static int spread(const iohw_case *c, const void *y, int64_t count)
 {
-    const size_t es = iohw_dtype_size(c->p.dtype);
+    const size_t es = iohw_dtype_size(iohw_problem_y_dtype(&c->p));
     for (int64_t i = 1; i < count; i++)
         if (memcmp((const char *)y + (size_t)i * es, y, es) != 0)
             return 1;
     return 0;
-}
-
-/* 1 when y (q's output count of elements) passes against q's oracle run
- * on the case's inputs, by the case's own rule; 0 when not, -1 when the
- * oracle could not run. */
-static int values_match(const iohw_case *c, const iohw_problem *q,
-                        const void *y, const void *sentinel_bits)
-{
-    iohw_oracle_result o;
-    iohw_case t;
-    iohw_result r;
-    if (c->x == NULL || c->w == NULL || (q->has_bias && c->bias == NULL) ||
-        iohw_oracle_run(q, c->x, c->w, c->bias, 1, &o, NULL) != 0)
-        return -1;
-    memset(&t, 0, sizeof t);
-    t.p = *q;
-    t.y = o.y;
-    t.y_f64 = o.y_f64;
-    t.err_bound = o.err_bound;
-    t.terms_max = o.terms_max;
-    memcpy(t.fill, c->fill, sizeof t.fill);
-    memset(&r, 0, sizeof r);
-    iohw_compare_float(&t, y, sentinel_bits, &r);
-    iohw_oracle_result_free(&o);
-    return r.status == IOHW_RESULT_PASS;
 }
 
 /* --- the sentence ----------------------------------------------------- */
@@ -383,8 +360,11 @@ int iohw_diagnose_shape(const iohw_case *c, const void *y,
 
     if (buf != NULL && n > 0)
         buf[0] = '\0';
+    /* A quantized y has no sentinel to find its head by: its shape must be
+     * known (an exec program's OUT.h5). */
     if (buf == NULL || n == 0 || c == NULL || c->p.direction != IOHW_DIR_FWD ||
-        iohw_problem_is_quant(&c->p) || ndim < 0 || ndim > IOHW_LAYOUT_MAX_DIMS)
+        (iohw_problem_is_quant(&c->p) && ndim == 0) || ndim < 0 ||
+        ndim > IOHW_LAYOUT_MAX_DIMS)
         return IOHW_SHAPE_NONE;
     if (ndim == 0) {
         if (y == NULL || (head = written_head(c, y, sentinel_bits)) < 1)
@@ -414,7 +394,7 @@ int iohw_diagnose_shape(const iohw_case *c, const void *y,
         f.shape[f.nshape++] = i;
         if (values && have == count) {
             f.tried = 1;
-            if (values_match(c, &q, y, sentinel_bits) == 1) {
+            if (iohw__shape_values_match(c, &q, y, sentinel_bits) == 1) {
                 f.proven[f.nproven++] = i;
                 if (ndim == 0)       /* the shape the count stands for */
                     dims_text(d, nd, got, sizeof got);

@@ -36,6 +36,13 @@ const char *iohw_diagnose_shape_name(int i);
 int iohw_diagnose_shape_problem(const iohw_problem *p, int i, iohw_problem *q,
                                 int *values);
 
+/* 1 when y (q's output count of elements, of y's type) is the output of
+ * q, the misread problem, on the case's inputs (diagnose_shape_values.c):
+ * within the case's own rule for a float case, equal for a quantized one;
+ * 0 when not, -1 when q's oracle could not run. */
+int iohw__shape_values_match(const iohw_case *c, const iohw_problem *q, const void *y,
+                             const void *sentinel_bits);
+
 /* What iohw_diagnose_shape found. */
 enum {
     IOHW_SHAPE_NONE = 0,    /* nothing said (buf "") */
@@ -43,7 +50,9 @@ enum {
     IOHW_SHAPE_PROVEN = 2   /* one misreading named: its values match */
 };
 
-/* Diagnoses a forward float case's output of the wrong shape into buf.
+/* Diagnoses a forward float case's output of the wrong shape into buf; a
+ * quantized case's too when dims are given (its values, of y_dtype, match
+ * a misread problem's only when equal to its exact oracle's).
  * dims[ndim]: the shape returned, in the data layout's order; ndim 0 when
  * it is unknown, and then the output is y's leading elements before a
  * tail still holding the harness's sentinel (sentinel_bits, or, NULL, the

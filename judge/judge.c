@@ -179,7 +179,8 @@ void iohw_judge_call_error(const iohw_case *c, const void *y,
 {
     int64_t dims[IOHW_LAYOUT_MAX_DIMS];
     if (c == NULL || r == NULL || o == NULL || !o->diagnose ||
-        iohw_case_kind_of(&c->p) != IOHW_KIND_FLOAT)
+        (iohw_case_kind_of(&c->p) != IOHW_KIND_FLOAT &&
+         iohw_case_kind_of(&c->p) != IOHW_KIND_QUANT))
         return;
     int nd = iohw_answer_shape_parse(message, dims, IOHW_LAYOUT_MAX_DIMS);
     if (nd == 0)

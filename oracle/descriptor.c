@@ -9,6 +9,7 @@
  *   pad:                     P or B:E per axis, joined by x
  *   dt:                      f32 f64 f16 bf16, or (quantized) s8 u8
  *   wdt ydt zp round m pc sx sy: a quantized problem's (descriptor_quant.c)
+ *   sw qmul qshift:          comma lists of 1 or co values (descriptor_lists.c)
  *   xl wl:                   upper-case layout letters (section 2)
  *   fill:                    one of iohw_fill_names()
  *   seed:                    unsigned 64-bit decimal integer
@@ -42,7 +43,7 @@
 
 static const char *const KEY_NAMES[K_COUNT] = {
     "n", "ci", "co", "g", "in", "k", "s", "d", "pad", "op", "bias", "dt",
-    "wdt", "ydt", "zp", "round", "m", "pc", "sx", "sy",
+    "wdt", "ydt", "zp", "round", "m", "pc", "sx", "sy", "sw", "qmul", "qshift",
     "xl", "wl", "fill", "seed", "auto_pad", "out", "conv", "dir"
 };
 
@@ -294,7 +295,7 @@ static int tokenize(const char *text, token tok[K_COUNT], int seen[K_COUNT],
         if (k == K_COUNT)
             return iohw__desc_tok_error(err, &t, "unknown key '%.*s' (keys: n ci co g "
                              "in k s d pad op bias dt wdt ydt zp round m "
-                             "pc sx sy xl wl fill seed auto_pad out conv dir)",
+                             "pc sx sy sw qmul qshift xl wl fill seed auto_pad out conv dir)",
                              klen > QUOTE_MAX ? QUOTE_MAX : (int)klen, t.s);
         if (seen[k])
             return iohw__desc_tok_error(err, &t, "repeated key '%s'", KEY_NAMES[k]);
@@ -539,8 +540,9 @@ static void put_axes(outbuf *o, const char *key, const int64_t *v, int rank)
         put(o, "%s%" PRId64, a > 0 ? "x" : "", v[a]);
 }
 
-int iohw_desc_format_problem(const iohw_problem *p, const char *fill,
-                             uint64_t seed, char *buf, size_t n)
+/* The canonical form with the stated lists of d (NULL: none). */
+static int format_desc(const iohw_problem *p, const iohw_desc *d, const char *fill,
+                       uint64_t seed, char *buf, size_t n)
 {
     char xl[16], wl[16];
 
@@ -573,11 +575,13 @@ int iohw_desc_format_problem(const iohw_problem *p, const char *fill,
             put(&o, ":%" PRId64, p->pad_end[a]);
     }
     put_axes(&o, "op", p->output_padding, rank);
-    char quant[160];
-    if (iohw__desc_format_quant(p, quant, sizeof quant) < 0)
+    char quant[160], lists[IOHW_DESC_MAX];
+    if (iohw__desc_format_quant(p, quant, sizeof quant) < 0
+        || (d != NULL && iohw__desc_format_lists(d, lists, sizeof lists) < 0))
         return -1;
-    put(&o, " bias=%d dt=%s%s xl=%s wl=%s fill=%s seed=%" PRIu64,
-        (int)p->has_bias, iohw_dtype_name(p->dtype), quant, xl, wl, fill, seed);
+    put(&o, " bias=%d dt=%s%s%s xl=%s wl=%s fill=%s seed=%" PRIu64,
+        (int)p->has_bias, iohw_dtype_name(p->dtype), quant, d != NULL ? lists : "", xl, wl,
+        fill, seed);
     if (p->convention != IOHW_CONV_NONE) {
         const char *ap = iohw_auto_pad_name(p->auto_pad);
         if (p->auto_pad != IOHW_AUTO_PAD_NONE && ap != NULL)
@@ -594,9 +598,15 @@ int iohw_desc_format_problem(const iohw_problem *p, const char *fill,
     return (int)o.len;
 }
 
+int iohw_desc_format_problem(const iohw_problem *p, const char *fill,
+                             uint64_t seed, char *buf, size_t n)
+{
+    return format_desc(p, NULL, fill, seed, buf, n);
+}
+
 int iohw_desc_format(const iohw_desc *d, char *buf, size_t n)
 {
     if (d == NULL)
         return -1;
-    return iohw_desc_format_problem(&d->p, d->fill, d->seed, buf, n);
+    return format_desc(&d->p, d, d->fill, d->seed, buf, n);
 }

@@ -18,10 +18,31 @@
 
 #define IOHW_DESC_MAX 512
 
+/* Values a per-channel key (sw, qmul, qshift) holds at most. */
+#define IOHW_DESC_LIST_MAX 256
+
+/* Which quantization parameters the descriptor states (iohw_desc.stated):
+ * a fill keeps a stated one and chooses the others (specification section
+ * 11.4). */
+enum {
+    IOHW_STATED_SX = 1,
+    IOHW_STATED_SY = 2,
+    IOHW_STATED_SW = 4,
+    IOHW_STATED_QMUL = 8,
+    IOHW_STATED_QSHIFT = 16
+};
+
 typedef struct iohw_desc {
     iohw_problem p;  /* finished and validated by iohw_desc_parse */
     char fill[16];   /* one of iohw_fill_names(), or a recorded fill */
     uint64_t seed;
+    uint32_t stated; /* IOHW_STATED_* bits */
+    /* sw=, qmul=, qshift= (specification section 11.4): n_* values, 1 (every
+     * channel) or C_out (pc=1); 0 when the key is not given. */
+    int32_t n_sw, n_qmul, n_qshift;
+    float sw[IOHW_DESC_LIST_MAX];
+    int32_t qmul[IOHW_DESC_LIST_MAX];
+    int32_t qshift[IOHW_DESC_LIST_MAX];
 } iohw_desc;
 
 /* Parses a descriptor.  Required keys: ci, co, in, k.  Defaults: n=1, g=1,
@@ -34,13 +55,16 @@ typedef struct iohw_desc {
  * a pad or op also given must be what it resolves to.  The parsed problem
  * is finished (out_size) and validated.  dir (specification section 13)
  * sets the direction (default forward): fwd, bwd_d, bwd_w, or benchdnn's
- * names, any case; fwd_d, fwd_b and bwd_wb also set the bias. */
+ * names, any case; fwd_d, fwd_b and bwd_wb also set the bias.  A quantized
+ * problem's sw (scales form), qmul and qshift (fixed form) are lists of 1 or
+ * co values (specification section 11.4) kept in d's arrays. */
 int iohw_desc_parse(const char *text, iohw_desc *d, iohw_error *err);
 
 /* Writes the canonical form: every key, in the order of the example above,
  * per-axis values always written per axis, pads as begin:end only where they
  * differ, then auto_pad, out and conv when a convention is stated, then
- * dir=bwd_d or dir=bwd_w for a backward problem (none when forward).  Parsing
+ * dir=bwd_d or dir=bwd_w for a backward problem (none when forward); the
+ * stated sw, qmul, qshift lists after sy.  Parsing
  * the result gives back the same descriptor.  Returns the
  * length, or -1 when buf (size n) is too small. */
 int iohw_desc_format(const iohw_desc *d, char *buf, size_t n);

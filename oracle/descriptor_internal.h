@@ -14,7 +14,7 @@
 /* Keys, in canonical order. */
 enum {
     K_N, K_CI, K_CO, K_G, K_IN, K_K, K_S, K_D, K_PAD, K_OP, K_BIAS, K_DT,
-    K_WDT, K_YDT, K_ZP, K_ROUND, K_M, K_PC, K_SX, K_SY,
+    K_WDT, K_YDT, K_ZP, K_ROUND, K_M, K_PC, K_SX, K_SY, K_SW, K_QMUL, K_QSHIFT,
     K_XL, K_WL, K_FILL, K_SEED, K_AUTO_PAD, K_OUT, K_CONV, K_DIR, K_COUNT
 };
 
@@ -47,6 +47,16 @@ int iohw__desc_parse_quant(const token tok[K_COUNT], const int seen[K_COUNT],
 /* The quantized keys of p in canonical form (" wdt=s8 ydt=u8 zp=..."), or
  * "" for a float problem; -1 when buf (size n) is too small. */
 int iohw__desc_format_quant(const iohw_problem *p, char *buf, size_t n);
+
+/* sw, qmul, qshift (descriptor_lists.c) into r's lists, after the quantized
+ * modes were parsed: each value checked, 1 or co values, the key of the
+ * problem's form of M. */
+int iohw__desc_parse_lists(const token tok[K_COUNT], const int seen[K_COUNT],
+                           iohw_desc *r, iohw_error *err);
+
+/* The stated lists of d in canonical form (" sw=a,b qmul=... qshift=..."),
+ * or ""; -1 when buf (size n) is too small. */
+int iohw__desc_format_lists(const iohw_desc *d, char *buf, size_t n);
 
 /* dir= (descriptor_dir.c) into p->direction, after bias was parsed: fwd_d,
  * fwd_b and bwd_wb also set has_bias (an error when bias= says otherwise). */

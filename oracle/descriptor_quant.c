@@ -150,7 +150,7 @@ int iohw__desc_parse_quant(const token tok[K_COUNT], const int seen[K_COUNT],
         return iohw__desc_tok_error(err, &tok[K_DT], "s32 is only an output "
                                     "type (ydt=s32); x is s8 or u8");
     if (!iohw_problem_is_quant(p)) {
-        for (int k = K_WDT; k <= K_SY; k++)
+        for (int k = K_WDT; k <= K_QSHIFT; k++)
             if (seen[k])
                 return iohw__desc_tok_error(err, &tok[k], "this key is for a "
                                             "quantized problem (dt=s8 or u8)");
@@ -162,13 +162,15 @@ int iohw__desc_parse_quant(const token tok[K_COUNT], const int seen[K_COUNT],
         || (seen[K_ZP] && parse_zp(&tok[K_ZP], p, err) != 0))
         return -1;
     if (p->y_dtype != IOHW_S32) {
-        if (parse_modes(tok, seen, p, err) != 0)
+        if (parse_modes(tok, seen, p, err) != 0 || iohw__desc_parse_lists(tok, seen, r, err) != 0)
             return -1;
+        r->stated |= (seen[K_SX] ? IOHW_STATED_SX : 0u) | (seen[K_SY] ? IOHW_STATED_SY : 0u);
     } else {
-        for (int k = K_ROUND; k <= K_SY; k++)
+        for (int k = K_ROUND; k <= K_QSHIFT; k++)
             if (seen[k])
                 return iohw__desc_tok_error(err, &tok[k], "an s32 y is not "
-                                            "requantized: no round, m, pc, sx, sy");
+                                            "requantized: no round, m, pc, sx, sy, sw, "
+                                            "qmul, qshift");
     }
     return check_fill(tok, seen, r, err);
 }

@@ -4,8 +4,10 @@
  * 1x3x5x5 is right).  `iohw run` reports an ERROR whose message names the
  * returned and the expected shape, and whose diagnosis names the
  * misreading, proven by the values (specification section 3.5,
- * docs/EXEC_PROTOCOL.md).  A y too large to keep gets the shape's facts
- * only, no cause.
+ * docs/EXEC_PROTOCOL.md), under protocol 1 and under protocol 3 (the
+ * program serving requests, supports=problem).  A y too large to keep gets
+ * the shape's facts only, no cause.  A quantized case is diagnosed the same
+ * way, its values compared exactly with the misread problem's oracle.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -79,4 +81,40 @@ Test(exec_shape, a_larger_output_gets_the_facts_of_its_shape, .timeout = 300)
     cr_expect_str_eq(r.diagnosis, "the output is 1x3x6x6 where 1x3x5x5 NCHW is "
                      "right; that is the shape of the problem with dilation "
                      "taken as 0-based (d+1)");
+}
+
+/* The same program serving protocol 3 (--p3: protocols=1 2 3,
+ * supports=problem): the returned shape is diagnosed as under protocol 1. */
+Test(exec_shape, a_protocol_3_program_gets_the_same_diagnosis, .timeout = 300)
+{
+    iohw_result r;
+    need_h5py();
+    run_one("--p3", DILATED, &r);
+    cr_expect_eq(r.status, IOHW_RESULT_ERROR);
+    cr_expect(strstr(r.message, "returned shape 1x3x4x4 where the case's y is "
+                                "1x3x5x5 (NCHW)") != NULL, "%s", r.message);
+    cr_expect_str_eq(r.diagnosis, "dilation ignored: the output is 1x3x4x4 "
+                     "where 1x3x5x5 NCHW is right, and its values match the "
+                     "oracle of that problem");
+}
+
+/* A quantized case (specification section 11): the program computes the
+ * undilated problem's exact y; its values equal that problem's oracle, so
+ * the misreading is named, under protocols 1 and 3. */
+Test(exec_shape, a_quantized_undilated_output_is_named_dilation_ignored, .timeout = 300)
+{
+    static const char *const FLAGS[] = {"", "--p3"};
+    need_h5py();
+    for (int i = 0; i < 2; i++) {
+        iohw_result r;
+        run_one(FLAGS[i], "ci=2 co=3 in=3x3 k=2x2 d=2 bias=1 dt=s8 wdt=s8 ydt=s8 pc=1", &r);
+        cr_expect_eq(r.status, IOHW_RESULT_ERROR);
+        cr_expect(strstr(r.message, "run_quant() returned IOHW_BACKEND_ERROR") != NULL &&
+                      strstr(r.message, "returned shape 1x3x4x4 where the case's y is "
+                                        "1x3x5x5 (NCHW)") != NULL,
+                  "%s", r.message);
+        cr_expect_str_eq(r.diagnosis, "dilation ignored: the output is 1x3x4x4 "
+                         "where 1x3x5x5 NCHW is right, and its values match the "
+                         "oracle of that problem", "flags '%s'", FLAGS[i]);
+    }
 }

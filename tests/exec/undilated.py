@@ -12,14 +12,20 @@ oracle:
 
 on the output of extent (L - 1)*S - P_begin - P_end + (K - 1) + 1 + op.
 
-    undilated.py [--big] --describe | [--supports] IN.h5 OUT.h5
+    undilated.py [--big] [--p3] --describe | --serve | [--supports] IN.h5 OUT.h5
 
-Only f32 in the layouts NC+spatial and IO+spatial; anything else is
-refused.  --big returns a y of one more element per spatial axis than the
+--p3 speaks protocol 3 (docs/EXEC_PROTOCOL.md: protocols=1 2 3,
+supports=problem), serving requests after --serve.  Only f32, or a quantized case (specification section 11: s8/u8 x, w and
+y, M in the scales form, ties to even; the accumulators as above with the
+zero points subtracted, then y = clamp(zp_y + R(s_x * s_w[oc] / s_y * acc))
+in exact rationals), in the layouts NC+spatial and IO+spatial; anything
+else is refused.  --big returns a y of one more element per spatial axis than the
 problem's (too large to keep: the shape alone is diagnosed).
 """
 import itertools
+import struct
 import sys
+from fractions import Fraction
 
 import h5py
 import numpy as np
@@ -31,6 +37,31 @@ def text(v):
     if hasattr(v, "item"):
         v = v.item()
     return v.decode("ascii") if isinstance(v, bytes) else str(v)
+
+
+def quantized(a):
+    """1 for a quantized case this program computes: s8/u8 x, w and y, M in
+    the scales form, ties to even."""
+    return (text(a["dtype"]) in ("s8", "u8") and
+            text(a["y_dtype"]) in ("s8", "u8") and
+            text(a["m_form"]) == "scales" and
+            text(a["rounding"]) == "half_even")
+
+
+def requantize(g, acc):
+    """y = clamp(zp_y + R(M[oc] * acc)), M = s_x * s_w[oc] / s_y exactly
+    (Fraction's round: ties to even)."""
+    a = g.attrs
+    sx, sy = Fraction(float(a["s_x"])), Fraction(float(a["s_y"]))
+    sw = g["s_w"][()]
+    pc, zp_y = int(a["per_channel"]), int(a["zp_y"])
+    s8 = text(a["y_dtype"]) == "s8"
+    lo, hi = (-128, 127) if s8 else (0, 255)
+    y = np.empty(acc.shape, np.int8 if s8 else np.uint8)
+    for idx in np.ndindex(*acc.shape):
+        m = sx * Fraction(float(sw[idx[1] if pc else 0])) / sy
+        y[idx] = min(hi, max(lo, zp_y + round(m * int(acc[idx]))))
+    return y
 
 
 def undilated(g):
@@ -45,8 +76,9 @@ def undilated(g):
     PE = [int(v) for v in a["pad_end"]]
     OP = [int(v) for v in a["output_padding"]]
     O = [(L[r] - 1) * S[r] - PB[r] - PE[r] + K[r] + OP[r] for r in range(R)]
-    x = g["x"][()].astype(np.float64)
-    w = g["w"][()].astype(np.float64)
+    quant = text(a["dtype"]) in ("s8", "u8")
+    x = g["x"][()].astype(np.float64) - (int(a["zp_x"]) if quant else 0)
+    w = g["w"][()].astype(np.float64) - (int(a["zp_w"]) if quant else 0)
     N = x.shape[0]
     Cg, Mg = ci // G, co // G
     y = np.zeros([N, co] + O)
@@ -62,7 +94,7 @@ def undilated(g):
                 if all(0 <= o[r] < O[r] for r in range(R)):
                     y[(n, gi * Mg + m) + o] += (x[(n, gi * Cg + c) + i] *
                                                 w[(gi * Cg + c, m) + k])
-    return y.astype(np.float32)
+    return requantize(g, y) if quant else y.astype(np.float32)
 
 
 def answer(big, query, in_path, out_path):
@@ -70,14 +102,14 @@ def answer(big, query, in_path, out_path):
         g = f["cases"][list(f["cases"].keys())[0]]
         a = g.attrs
         R = int(a["rank"])
-        ok = (text(a["dtype"]) == "f32" and
+        ok = ((text(a["dtype"]) == "f32" or quantized(a)) and
               text(a["data_layout"]) == "NC" + SPATIAL[R] and
               text(a["weight_layout"]) == "IO" + SPATIAL[R] and
               int(a["direction"] if "direction" in a else 0) == 0)
         if not ok:
             with h5py.File(out_path, "w") as out:
-                out.attrs["unsupported"] = "undilated.py computes f32 in " \
-                    "NC+spatial and IO+spatial only"
+                out.attrs["unsupported"] = "undilated.py computes f32 (or s8/u8 " \
+                    "with scales and half_even) in NC+spatial and IO+spatial only"
             return
         if query:
             h5py.File(out_path, "w").close()
@@ -91,13 +123,42 @@ def answer(big, query, in_path, out_path):
         out.create_dataset("y", data=y)
 
 
+def describe(p3):
+    text = "name=undilated.py\nversion=numpy %s\nquantized=1\n" % np.__version__
+    return text + ("protocols=1 2 3\nsupports=problem\n" if p3 else "")
+
+
+def serve(big):
+    """Protocol 2 and 3: length-prefixed requests on stdin, replies on
+    stdout."""
+    inp, out = sys.stdin.buffer, sys.stdout.buffer
+    while True:
+        head = inp.read(4)
+        if len(head) < 4:
+            return 0
+        words = inp.read(struct.unpack("<I", head)[0]).decode().split("\n")
+        if words[0] == "describe":
+            reply = "ok\n" + describe(True)
+        else:
+            try:
+                answer(big, words[0] == "supports", words[1], words[2])
+                reply = "ok"
+            except Exception as e:  # the protocol's failure, one line
+                reply = "error\nundilated.py: %s: %s" % (type(e).__name__, e)
+        data = reply.encode()
+        out.write(struct.pack("<I", len(data)) + data)
+        out.flush()
+
+
 def main(argv):
     big = "--big" in argv
-    args = [v for v in argv[1:] if v != "--big"]
+    p3 = "--p3" in argv
+    args = [v for v in argv[1:] if v not in ("--big", "--p3")]
     if args == ["--describe"]:
-        sys.stdout.write("name=undilated.py\nversion=numpy %s\n" %
-                         np.__version__)
+        sys.stdout.write(describe(p3))
         return 0
+    if args == ["--serve"]:
+        return serve(big)
     query = bool(args) and args[0] == "--supports"
     if query:
         args = args[1:]
