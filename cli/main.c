@@ -41,6 +41,8 @@ static const iohw_cli_command commands[] = {
      iohw_cli_fuzz_help, iohw_cli_fuzz},
     {"report", "merge or diff JSON reports; make a baseline", iohw_cli_report_help, iohw_cli_report},
     {"help", "explain a subcommand", help_help, cmd_help},
+    {"check", "judge an output computed elsewhere (an answer file) for one case",
+     iohw_cli_check_help, iohw_cli_check},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
