@@ -46,18 +46,23 @@ class Case:
     def __init__(self, path, case_id, group=None):
         self.file = path
         self.id = case_id
-        if group is None:
-            with h5py.File(path, "r") as f:
-                self._load(f["cases"][case_id])
-        else:
+        if group is not None:
             self._load(group)
 
     def _load(self, g):
         self.problem = read_problem(g)
         self.stored = {name: g[name][()] for name in g}
 
+    def __getattr__(self, name):
+        # problem and stored are read on first use (a suite lists cheaply)
+        if name not in ("problem", "stored"):
+            raise AttributeError(name)
+        with h5py.File(self.file, "r") as f:
+            self._load(f["cases"][self.id])
+        return self.__dict__[name]
+
     def __repr__(self):
-        return "<iohw.Case %s (%s)>" % (self.id, self.descriptor)
+        return "<iohw.Case %s (%s)>" % (self.id, self.file)
 
     # --- the problem ---------------------------------------------------
     descriptor = property(lambda self: self.problem["descriptor"])
