@@ -32,7 +32,8 @@ def run_isolated(fn, f, cid):
         env = dict(os.environ)
         env["IOHW_EXEC_COMMAND"] = "%s -m iohw.isolate %s %s" % (
             sys.executable, os.path.abspath(mod.__file__), fn.__name__)
-        env["IOHW_EXEC_PROTOCOL"] = "1"
+        env["IOHW_EXEC_PROTOCOL"] = "3"
+        env["IOHW_ISOLATED_PROGRAM"] = "1"
         env.pop("IOHW_PYTEST_ISOLATE", None)
         env["PYTHONPATH"] = os.pathsep.join(
             [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
@@ -78,7 +79,7 @@ def _load(path, name):
 
 def main(argv):
     from .pytest import CapturingCase, _Returned
-    from .serve import serve
+    from .serve import Unsupported, serve
     fn = _load(argv[1], argv[2])
 
     def compute(case):
@@ -89,8 +90,20 @@ def main(argv):
             return r.y
         raise RuntimeError("%s returned without calling case.check(y)"
                            % argv[2])
-    serve(compute, describe={"name": argv[2], "quantized": "1",
-                             "directions": "fwd bwd_d bwd_w"},
+
+    def supports(case):
+        # The function's own refusal (iohw.Unsupported) is the answer.
+        try:
+            fn(case=CapturingCase(case.file, case.id))
+        except Unsupported as e:
+            return str(e) or "unsupported"
+        except BaseException:  # _Returned, or a failure run() reports
+            return None
+        return None
+    serve(compute, supports=supports,
+          describe={"name": argv[2], "protocols": "1 2 3",
+                    "supports": "problem", "quantized": "1",
+                    "directions": "fwd bwd_d bwd_w"},
           argv=[argv[0]] + argv[3:])
 
 

@@ -48,6 +48,9 @@ def answer_arrays(case, y, layout="strict"):
                          % (case.id, " and ".join(names), len(vals)))
     out = {}
     for name, v in zip(names, vals):
+        if v is None:
+            raise ValueError("case %s: %s is None (an exec program's case "
+                             "holds only the inputs)" % (case.id, name))
         v = np.asarray(v)
         if layout == "strict" and name in ("y", "dx"):
             v = case.from_strict_data(v)
