@@ -147,8 +147,19 @@ class Case:
         if d == "bwd_d":
             return ["dx"]
         if d == "bwd_w":
-            return ["dw", "db"] if "db" in self.stored else ["dw"]
+            return ["dw", "db"] if int(self.problem["has_bias"]) else ["dw"]
         return ["y"]
+
+    @property
+    def output_dtype(self):
+        """The numpy type the output is stored in (specification section
+        4: bf16 as uint16 bit patterns; a quantized case's y_dtype)."""
+        name = self.dtype
+        if self.quant is not None and self.direction == "fwd":
+            name = self.quant["y_dtype"]
+        return np.dtype({"f16": "float16", "bf16": "uint16", "f32": "float32",
+                         "f64": "float64", "s8": "int8", "u8": "uint8",
+                         "s32": "int32"}[name])
 
     @property
     def expected(self):

@@ -55,8 +55,9 @@ def _describe_text(prog, describe):
 
 
 class _Program:
-    def __init__(self, fn, describe, supports, layout, prog):
+    def __init__(self, fn, describe, supports, layout, prog, error_prefix):
         self.fn, self.supports, self.layout = fn, supports, layout
+        self.error_prefix = error_prefix
         self.prog = prog
         self.describe = _describe_text(prog, describe)
 
@@ -81,8 +82,9 @@ class _Program:
 
     def one_line(self, e):
         lines = str(e).strip().splitlines()
-        return "%s: %s: %s" % (self.prog, type(e).__name__,
-                               lines[0] if lines else "(no message)")
+        prefix = self.error_prefix() if self.error_prefix else ""
+        return "%s: %s%s: %s" % (self.prog, prefix, type(e).__name__,
+                                 lines[0] if lines else "(no message)")
 
     def serve(self):
         """Protocol 2: requests on stdin, replies on stdout."""
@@ -136,13 +138,17 @@ class _Program:
         return 0
 
 
-def serve(fn, describe=None, supports=None, layout="strict", argv=None):
+def serve(fn, describe=None, supports=None, layout="strict", argv=None,
+          error_prefix=None):
     """Runs the exec protocol's program for fn(case) -> y (forward; dx; or
     (dw, db)), in strict order unless layout="stored".  describe: extra
     --describe keys (name, version, quantized=1, directions=fwd bwd_d
     bwd_w, ...); supports(case): True/None to claim, False, a reason string
-    or Unsupported to refuse (fn may raise Unsupported too).  Exits with
-    the protocol's status."""
+    or Unsupported to refuse (fn may raise Unsupported too);
+    error_prefix(): text put before an exception's type in the one-line
+    error (e.g. the library's version).  Exits with the protocol's
+    status."""
     argv = sys.argv if argv is None else argv
-    p = _Program(fn, describe, supports, layout, os.path.basename(argv[0]))
+    p = _Program(fn, describe, supports, layout, os.path.basename(argv[0]),
+                 error_prefix)
     sys.exit(p.main(list(argv[1:])))

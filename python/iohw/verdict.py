@@ -56,7 +56,7 @@ def answer_arrays(case, y, layout="strict"):
             v = case.from_strict_data(v)
         elif layout == "strict" and name == "dw":
             v = case.from_strict_weight(v)
-        stored = case.stored[name].dtype
+        stored = case.output_dtype
         if case.dtype == "bf16" and v.dtype != np.uint16:
             v = to_bf16_bits(v)
         elif v.dtype != stored:
