@@ -100,3 +100,14 @@ def test_isolated_crash_is_the_items_failure(tmp_path, casefile):
     assert "test_segv[problem.2] FAILED" in p.stdout
     assert "ERROR problem.2" in p.stdout or "CRASH problem.2" in p.stdout
     assert "1 failed" in p.stdout
+
+
+def test_xdist(tmp_path, casefile):
+    # pytest-xdist (Debian's python3-pytest-xdist): every worker collects
+    # the same items, so -n distributes them.
+    import pytest
+    pytest.importorskip("xdist")
+    rc, out = inner(tmp_path, casefile, "-n", "2", "-k", "flipped")
+    assert rc == 1, out
+    assert "2 failed, 1 skipped" in out
+    assert "kernel flipped" in out
