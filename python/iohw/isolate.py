@@ -41,7 +41,7 @@ def run_isolated(fn, f, cid):
         import subprocess
         p = subprocess.run([program.find_program(), "run", "--backend",
                             exec_backend(), f, "--filter", "id=" + cid,
-                            "--json", report, "--jobs", "1"],
+                            "--json", report, "--jobs", "1"] + _timeout(),
                            env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, universal_newlines=True)
         if not os.path.exists(report):
@@ -56,6 +56,12 @@ def run_isolated(fn, f, cid):
         pytest.skip(row["message"])
     if row["status"] != "PASS":
         pytest.fail(_block(row), pytrace=False)
+
+
+def _timeout():
+    """--timeout S from $IOHW_ISOLATE_TIMEOUT (else iohw run's default)."""
+    t = os.environ.get("IOHW_ISOLATE_TIMEOUT")
+    return ["--timeout", t] if t else []
 
 
 def _block(row):

@@ -39,7 +39,8 @@ def run(tmp_path, casefile, protocol, **env_extra):
     env["IOHW_EXEC_PROTOCOL"] = protocol
     report = str(tmp_path / "r.json")
     p = subprocess.run([iohw.find_program(), "run", "--backend", exec_backend(),
-                        casefile, "--json", report, "--jobs", "1"], env=env,
+                        casefile, "--json", report, "--jobs", "1",
+                        "--timeout", "300"], env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        universal_newlines=True)
     with open(report) as f:
