@@ -43,6 +43,8 @@ static const iohw_cli_command commands[] = {
     {"import", "write another tool's test list (benchdnn) as iohw cases",
      iohw_cli_import_help, iohw_cli_import},
     {"help", "explain a subcommand", help_help, cmd_help},
+    {"check", "judge an output computed elsewhere (an answer file) for one case",
+     iohw_cli_check_help, iohw_cli_check},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -114,6 +114,9 @@ for litert in xnnpack builtin; do
       IOHW_EXEC_COMMAND="node backends/js/litert_backend.js --kernel=$litert"
   fi
 done
+# The Python package (python/, docs/PYTHON.md): `import iohw` in
+# /usr/bin/python3 through a .pth file in the system site-packages.
+bash scripts/install_python.sh || echo "== python: the iohw package was not installed (scripts/install_python.sh)"
 echo
 echo "reports: $out/reports/<backend>.{json,xml,html,md,txt}"
 exit $status
