@@ -54,6 +54,9 @@ int iohw_cli_shrink(int argc, char **argv);
 extern const char iohw_cli_fuzz_help[];
 int iohw_cli_fuzz(int argc, char **argv);
 
+extern const char iohw_cli_import_help[];
+int iohw_cli_import(int argc, char **argv);
+
 /* `iohw run --shrink` (cli/cmd_shrink.c): shrinks every FAIL, ERROR, CRASH
  * and TIMEOUT of a run and writes the minimal cases to DIR/shrunk.h5, DIR
  * being dir, or when NULL the folder of the report path near (NULL: the

@@ -40,6 +40,8 @@ static const iohw_cli_command commands[] = {
     {"fuzz", "run random edge-biased problems, shrink each new failure",
      iohw_cli_fuzz_help, iohw_cli_fuzz},
     {"report", "merge or diff JSON reports; make a baseline", iohw_cli_report_help, iohw_cli_report},
+    {"import", "read ONNX's node tests (and other tools' test lists) as cases",
+     iohw_cli_import_help, iohw_cli_import},
     {"help", "explain a subcommand", help_help, cmd_help},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -1,0 +1,46 @@
+/*
+ * cli/cmd_import.c - `iohw import FORMAT ...`: reads another tool's test
+ * list (ONNX's node tests, ...) and writes iohw cases, dispatching on
+ * FORMAT through the IMPORTERS table.
+ */
+#include "cli/cli.h"
+
+#include <string.h>
+
+#include "cli/import.h"
+
+typedef struct importer {
+    const char *name;
+    const char *help;
+    int (*fn)(int argc, char **argv);
+} importer;
+
+/* One row per format. */
+static const importer IMPORTERS[] = {
+    {"onnx", iohw__import_onnx_help, iohw__import_onnx},
+};
+#define NIMPORTERS (sizeof IMPORTERS / sizeof IMPORTERS[0])
+
+const char iohw_cli_import_help[] =
+    "Usage: iohw import FORMAT ARGUMENTS... -o OUT.h5\n"
+    "\n"
+    "Reads another tool's test list and writes it as iohw cases, completed by\n"
+    "the oracle.  'iohw import FORMAT --help' explains a format.  Formats:\n"
+    "  onnx       ONNX node-test folders (model.onnx, test_data_set_N/*.pb)\n"
+    "             whose graph is one ConvTranspose\n"
+    "\n"
+    "Example:\n"
+    "  iohw import onnx /usr/share/libonnx-testdata/data/node/test_convtranspose* "
+    "-o onnx.h5\n";
+
+int iohw_cli_import(int argc, char **argv)
+{
+    if (argc < 2 || iohw_cli_is_help(argv[1])) {
+        fputs(iohw_cli_import_help, argc < 2 ? stderr : stdout);
+        return argc < 2 ? IOHW_EXIT_USAGE : IOHW_EXIT_OK;
+    }
+    for (size_t i = 0; i < NIMPORTERS; i++)
+        if (strcmp(argv[1], IMPORTERS[i].name) == 0)
+            return IMPORTERS[i].fn(argc - 1, argv + 1);
+    return iohw_cli_usage("import", "unknown format '%s' (onnx)", argv[1]);
+}
