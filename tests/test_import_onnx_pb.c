@@ -14,48 +14,7 @@
 
 #include "cli/import_onnx.h"
 #include "cli/import_onnx_pb.h"
-
-typedef struct enc {
-    uint8_t b[512];
-    size_t n;
-} enc;
-
-static void put_varint(enc *e, uint64_t v)
-{
-    do {
-        e->b[e->n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-        v >>= 7;
-    } while (v != 0);
-}
-
-static void put_key(enc *e, unsigned field, unsigned wire)
-{
-    put_varint(e, (uint64_t)field << 3 | wire);
-}
-
-static void put_int(enc *e, unsigned field, uint64_t v)
-{
-    put_key(e, field, 0);
-    put_varint(e, v);
-}
-
-static void put_bytes(enc *e, unsigned field, const void *p, size_t n)
-{
-    put_key(e, field, 2);
-    put_varint(e, n);
-    memcpy(e->b + e->n, p, n);
-    e->n += n;
-}
-
-static void put_str(enc *e, unsigned field, const char *s)
-{
-    put_bytes(e, field, s, strlen(s));
-}
-
-static void put_msg(enc *e, unsigned field, const enc *m)
-{
-    put_bytes(e, field, m->b, m->n);
-}
+#include "support/pb_enc.h"
 
 /* An INTS attribute. */
 static void put_ints_attr(enc *node, const char *name, const int64_t *v, int n)
