@@ -7,7 +7,8 @@
  * with onnx/onnx onnx/onnx.proto's field numbers.  The layouts are ONNX's,
  * NC... and [C_in, C_out/group, K...] (specification section 1's semantic
  * orders).  The explicit pads state any problem, also one written with a
- * convention (section 12).
+ * convention (section 12).  bf16 is refused (not a type of opset 11's
+ * ConvTranspose).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -189,6 +190,9 @@ int iohw__show_as_onnx(const iohw__show_as_case *k, FILE *out, iohw_error *err)
     buf m = {0};
     if (k->out_dir == NULL)
         return iohw_error_set(err, "--as onnx writes a folder: give -o DIR");
+    if (p->dtype == IOHW_BF16)
+        return iohw_error_set(err, "case '%s' is bf16: ConvTranspose of opset 11 takes "
+                              "float16, float and double only", k->c->id);
     for (int a = 0; a < R; a++) {
         xd[2 + a] = p->in_size[a];
         wd[2 + a] = p->kernel[a];
