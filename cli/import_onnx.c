@@ -19,6 +19,7 @@
 #include "cli/import_onnx.h"
 #include "generators/generators.h"
 #include "judge/compare.h"
+#include "oracle/dtype.h"
 #include "oracle/problem.h"
 
 #define FILE_MAX ((size_t)1 << 30)
@@ -39,7 +40,8 @@ const char iohw__import_onnx_help[] =
     "a disagreement is a finding and is printed with the first element that\n"
     "differs; it is not an error).\n"
     "auto_pad and output_shape are kept as conv=onnx (specification section\n"
-    "12).  Only FLOAT tensors are imported.  A folder that cannot be imported\n"
+    "12).  FLOAT, DOUBLE, FLOAT16 and BFLOAT16 tensors are imported (one type\n"
+    "for X, W, B and Y; other than FLOAT from raw_data).  A folder that cannot be imported\n"
     "is reported (file and field) and skipped; the exit status is then 2.\n"
     "\n"
     "Options:\n"
@@ -185,21 +187,41 @@ static int64_t count_of(const iohw__pb_tensor *t)
     return n;
 }
 
-/* A copy of tensor t's floats, which must be `count`; NULL on failure. */
-static float *floats_of(const iohw__pb_tensor *t, int64_t count, const char *what,
-                        iohw_error *err)
+/* ONNX's TensorProto.DataType of each iohw float dtype (IOHW_F32 ..
+ * IOHW_BF16): FLOAT 1, DOUBLE 11, FLOAT16 10, BFLOAT16 16. */
+static const int32_t ONNX_TYPE[] = {0, 1, 11, 10, 16};
+
+/* The iohw dtype of an ONNX tensor type, or 0. */
+static int32_t dtype_of(int32_t onnx)
 {
+    for (int32_t d = IOHW_F32; d <= IOHW_BF16; d++)
+        if (ONNX_TYPE[d] == onnx)
+            return d;
+    return 0;
+}
+
+/* A copy of tensor t's values, `count` of dt; NULL on failure. */
+static void *values_of(const iohw__pb_tensor *t, int32_t dt, int64_t count, const char *what,
+                       iohw_error *err)
+{
+    const size_t es = iohw_dtype_size((iohw_dtype)dt);
     if (count_of(t) != count) {
         iohw_error_set(err, "%s: dims give %" PRId64 " elements, the problem %" PRId64, what,
                        count_of(t), count);
         return NULL;
     }
-    float *v = malloc((size_t)(count > 0 ? count : 1) * sizeof *v);
+    if (t->data_type != ONNX_TYPE[dt]) {
+        iohw_error_set(err, "%s: TensorProto.data_type = %" PRId32 ", but X's is %" PRId32
+                       " (X, W, B and Y share one type)", what, t->data_type, ONNX_TYPE[dt]);
+        return NULL;
+    }
+    void *v = malloc((size_t)(count > 0 ? count : 1) * es);
     if (v == NULL) {
         iohw_error_set(err, "%s: out of memory", what);
         return NULL;
     }
-    if (iohw__pb_tensor_floats(t, v, count, err) != 0) {
+    if ((dt == IOHW_F32 ? iohw__pb_tensor_floats(t, v, count, err)
+                        : iohw__pb_tensor_raw(t, es, v, count, err)) != 0) {
         free(v);
         iohw_error_prefix(err, "%s", what);
         return NULL;
@@ -211,13 +233,20 @@ static float *floats_of(const iohw__pb_tensor *t, int64_t count, const char *wha
 static int make_case(onnx_test *t, int set, int threads, iohw_case *c, iohw_error *err)
 {
     const int has_bias = t->m.node.ninput == 3 && t->m.node.input[2].n > 0;
+    const int32_t dt = dtype_of(t->t[0].data_type);
     memset(c, 0, sizeof *c);
     snprintf(c->id, sizeof c->id, "%s_%d", t->name, set);
+    if (dt == 0)
+        return iohw_error_set(err, "%s: input X: TensorProto.data_type = %" PRId32 ": FLOAT "
+                              "(1), DOUBLE (11), FLOAT16 (10) or BFLOAT16 (16) are imported",
+                              t->dir, t->t[0].data_type);
     if (iohw__onnx_problem(&t->m.node, &t->t[0], &t->t[1], has_bias, &c->p, err) != 0)
         return iohw_error_prefix(err, "%s/model.onnx: ConvTranspose", t->dir);
-    if ((c->x = floats_of(&t->t[0], iohw_problem_x_count(&c->p), "input X", err)) == NULL ||
-        (c->w = floats_of(&t->t[1], iohw_problem_w_count(&c->p), "input W", err)) == NULL ||
-        (has_bias && (c->bias = floats_of(&t->t[2], c->p.out_channels, "input B", err)) == NULL))
+    c->p.dtype = dt;
+    if ((c->x = values_of(&t->t[0], dt, iohw_problem_x_count(&c->p), "input X", err)) == NULL ||
+        (c->w = values_of(&t->t[1], dt, iohw_problem_w_count(&c->p), "input W", err)) == NULL ||
+        (has_bias &&
+         (c->bias = values_of(&t->t[2], dt, c->p.out_channels, "input B", err)) == NULL))
         return iohw_error_prefix(err, "%s", t->dir);
     if (iohw_complete_case(c, threads, err) != 0)
         return iohw_error_prefix(err, "%s", t->dir);
@@ -226,7 +255,7 @@ static int make_case(onnx_test *t, int set, int threads, iohw_case *c, iohw_erro
 
 /* The judge's verdict (specification section 3.3) on ONNX's expected
  * output y as if a backend had returned it. */
-static int judge(const iohw_case *c, const float *y, const char *where)
+static int judge(const iohw_case *c, const void *y, const char *where)
 {
     iohw_result *r = calloc(1, sizeof *r);
     if (r == NULL)
@@ -267,7 +296,7 @@ static int compare(const onnx_test *t, const iohw_case *c, const char *where, io
         printf("\n");
         return 0;
     }
-    float *y = floats_of(&t->y, n, "output_0", err);
+    void *y = values_of(&t->y, c->p.dtype, n, "output_0", err);
     if (y == NULL)
         return -1;
     const int agrees = judge(c, y, where);

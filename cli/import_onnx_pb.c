@@ -190,6 +190,16 @@ int iohw__pb_tensor_floats(const iohw__pb_tensor *t, float *out, int64_t count,
     return 0;
 }
 
+int iohw__pb_tensor_raw(const iohw__pb_tensor *t, size_t es, void *out, int64_t count,
+                        iohw_error *err)
+{
+    if (t->raw.n != (size_t)count * es)
+        return iohw_error_set(err, "TensorProto raw_data: holds %zu bytes, its dims give "
+                              "%" PRId64 " values of %zu bytes", t->raw.n, count, es);
+    memcpy(out, t->raw.p, t->raw.n);  /* little-endian, as the host's */
+    return 0;
+}
+
 static int attr_parse(iohw__pb_bytes b, iohw__pb_attr *a, iohw_error *err)
 {
     static const char M[] = "AttributeProto";

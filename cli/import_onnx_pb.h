@@ -88,6 +88,11 @@ int iohw__pb_tensor_parse(const uint8_t *buf, size_t n, iohw__pb_tensor *t,
 int iohw__pb_tensor_floats(const iohw__pb_tensor *t, float *out, int64_t count,
                            iohw_error *err);
 
+/* Copies raw_data, which must hold count values of es bytes, into out
+ * (the little-endian bytes as they are: the host is little-endian). */
+int iohw__pb_tensor_raw(const iohw__pb_tensor *t, size_t es, void *out, int64_t count,
+                        iohw_error *err);
+
 /* 1 when b holds exactly the text s. */
 int iohw__pb_is(iohw__pb_bytes b, const char *s);
 

@@ -3,7 +3,7 @@
  * (Debian's libonnx-testdata: the 13 models of one ConvTranspose, whose
  * expected outputs ONNX computed) and on hostile folders written here by
  * hand (tests/support/pb_enc.h): two nodes, another operator, a missing
- * input file, a non-float tensor, a truncated model, mismatched dims, and
+ * input file, a short raw_data, an integer tensor, mixed types, a truncated model, mismatched dims, and
  * a golden output altered to disagree.
  */
 #include <criterion/criterion.h>
@@ -152,7 +152,19 @@ Test(import_onnx, hostile_folders_are_refused_naming_the_file_and_field)
     put_tensor("double", "test_data_set_0/input_0.pb", x, 3, 11);
     put_tensor("double", "test_data_set_0/input_1.pb", w, 3, 1);
     put_tensor("double", "test_data_set_0/output_0.pb", x, 3, 1);
-    expect_refused("double", "input X: TensorProto.data_type = 11: only FLOAT (1)");
+    expect_refused("double", "input X: TensorProto raw_data: holds 12 bytes, its dims give 3 "
+                             "values of 8 bytes");
+    put_model("int64", 1, "ConvTranspose");
+    put_tensor("int64", "test_data_set_0/input_0.pb", x, 3, 7);
+    put_tensor("int64", "test_data_set_0/input_1.pb", w, 3, 1);
+    put_tensor("int64", "test_data_set_0/output_0.pb", x, 3, 1);
+    expect_refused("int64", "input X: TensorProto.data_type = 7: FLOAT (1), DOUBLE (11), "
+                            "FLOAT16 (10) or BFLOAT16 (16) are imported");
+    put_model("mixed", 1, "ConvTranspose");
+    put_tensor("mixed", "test_data_set_0/input_0.pb", x, 3, 1);
+    put_tensor("mixed", "test_data_set_0/input_1.pb", w, 3, 10);
+    put_tensor("mixed", "test_data_set_0/output_0.pb", x, 3, 1);
+    expect_refused("mixed", "input W: TensorProto.data_type = 10, but X's is 1");
     put_model("dims", 1, "ConvTranspose");
     put_tensor("dims", "test_data_set_0/input_0.pb", x, 3, 1);
     put_tensor("dims", "test_data_set_0/input_1.pb", w2, 3, 1);
