@@ -18,8 +18,6 @@
 #include "cli/import.h"
 #include "cli/import_onnx.h"
 #include "generators/generators.h"
-#include "judge/compare.h"
-#include "oracle/dtype.h"
 #include "oracle/problem.h"
 
 #define FILE_MAX ((size_t)1 << 30)
@@ -177,63 +175,11 @@ static int find_input(onnx_test *t, int i, const char *set, iohw_error *err)
                           name.p);
 }
 
-/* A tensor's element count from its dims (-1 on overflow past 2^31). */
-static int64_t count_of(const iohw__pb_tensor *t)
-{
-    int64_t n = 1;
-    for (int i = 0; i < t->ndims; i++)
-        if (__builtin_mul_overflow(n, t->dims[i], &n) || n > ((int64_t)1 << 31))
-            return -1;
-    return n;
-}
-
-/* ONNX's TensorProto.DataType of each iohw float dtype (IOHW_F32 ..
- * IOHW_BF16): FLOAT 1, DOUBLE 11, FLOAT16 10, BFLOAT16 16. */
-static const int32_t ONNX_TYPE[] = {0, 1, 11, 10, 16};
-
-/* The iohw dtype of an ONNX tensor type, or 0. */
-static int32_t dtype_of(int32_t onnx)
-{
-    for (int32_t d = IOHW_F32; d <= IOHW_BF16; d++)
-        if (ONNX_TYPE[d] == onnx)
-            return d;
-    return 0;
-}
-
-/* A copy of tensor t's values, `count` of dt; NULL on failure. */
-static void *values_of(const iohw__pb_tensor *t, int32_t dt, int64_t count, const char *what,
-                       iohw_error *err)
-{
-    const size_t es = iohw_dtype_size((iohw_dtype)dt);
-    if (count_of(t) != count) {
-        iohw_error_set(err, "%s: dims give %" PRId64 " elements, the problem %" PRId64, what,
-                       count_of(t), count);
-        return NULL;
-    }
-    if (t->data_type != ONNX_TYPE[dt]) {
-        iohw_error_set(err, "%s: TensorProto.data_type = %" PRId32 ", but X's is %" PRId32
-                       " (X, W, B and Y share one type)", what, t->data_type, ONNX_TYPE[dt]);
-        return NULL;
-    }
-    void *v = malloc((size_t)(count > 0 ? count : 1) * es);
-    if (v == NULL) {
-        iohw_error_set(err, "%s: out of memory", what);
-        return NULL;
-    }
-    if ((dt == IOHW_F32 ? iohw__pb_tensor_floats(t, v, count, err)
-                        : iohw__pb_tensor_raw(t, es, v, count, err)) != 0) {
-        free(v);
-        iohw_error_prefix(err, "%s", what);
-        return NULL;
-    }
-    return v;
-}
-
 /* The case of the current data set: problem, inputs, oracle. */
 static int make_case(onnx_test *t, int set, int threads, iohw_case *c, iohw_error *err)
 {
     const int has_bias = t->m.node.ninput == 3 && t->m.node.input[2].n > 0;
-    const int32_t dt = dtype_of(t->t[0].data_type);
+    const int32_t dt = iohw__onnx_dtype_of(t->t[0].data_type);
     memset(c, 0, sizeof *c);
     snprintf(c->id, sizeof c->id, "%s_%d", t->name, set);
     if (dt == 0)
@@ -243,37 +189,14 @@ static int make_case(onnx_test *t, int set, int threads, iohw_case *c, iohw_erro
     if (iohw__onnx_problem(&t->m.node, &t->t[0], &t->t[1], has_bias, &c->p, err) != 0)
         return iohw_error_prefix(err, "%s/model.onnx: ConvTranspose", t->dir);
     c->p.dtype = dt;
-    if ((c->x = values_of(&t->t[0], dt, iohw_problem_x_count(&c->p), "input X", err)) == NULL ||
-        (c->w = values_of(&t->t[1], dt, iohw_problem_w_count(&c->p), "input W", err)) == NULL ||
+    if ((c->x = iohw__onnx_values_of(&t->t[0], dt, iohw_problem_x_count(&c->p), "input X", err)) == NULL ||
+        (c->w = iohw__onnx_values_of(&t->t[1], dt, iohw_problem_w_count(&c->p), "input W", err)) == NULL ||
         (has_bias &&
-         (c->bias = values_of(&t->t[2], dt, c->p.out_channels, "input B", err)) == NULL))
+         (c->bias = iohw__onnx_values_of(&t->t[2], dt, c->p.out_channels, "input B", err)) == NULL))
         return iohw_error_prefix(err, "%s", t->dir);
     if (iohw_complete_case(c, threads, err) != 0)
         return iohw_error_prefix(err, "%s", t->dir);
     return 0;
-}
-
-/* The judge's verdict (specification section 3.3) on ONNX's expected
- * output y as if a backend had returned it. */
-static int judge(const iohw_case *c, const void *y, const char *where)
-{
-    iohw_result *r = calloc(1, sizeof *r);
-    if (r == NULL)
-        return -1;
-    iohw_compare_float(c, y, NULL, r);
-    const int agrees = r->status == IOHW_RESULT_PASS;
-    if (agrees)
-        printf("%s: %s: agrees (%" PRId64 " elements, worst |ONNX - y_f64| / (u * "
-               "err_bound) %.3g)\n", where, c->id, r->elements, r->worst_ratio);
-    else if (r->npoints > 0)
-        printf("%s: %s: DISAGREES in %" PRId64 " of %" PRId64 " elements, first at "
-               "element %" PRId64 ": ONNX %.9g, oracle %.17g, bound %.3g\n", where, c->id,
-               r->mismatches, r->elements, r->points[0].index, r->points[0].got,
-               r->points[0].expected, r->points[0].bound);
-    else
-        printf("%s: %s: DISAGREES: %s\n", where, c->id, r->message);
-    free(r);
-    return agrees;
 }
 
 /* Prints whether ONNX's expected output agrees with the oracle; 1 when it
@@ -296,10 +219,10 @@ static int compare(const onnx_test *t, const iohw_case *c, const char *where, io
         printf("\n");
         return 0;
     }
-    void *y = values_of(&t->y, c->p.dtype, n, "output_0", err);
+    void *y = iohw__onnx_values_of(&t->y, c->p.dtype, n, "output_0", err);
     if (y == NULL)
         return -1;
-    const int agrees = judge(c, y, where);
+    const int agrees = iohw__onnx_judge(c, y, where);
     free(y);
     if (agrees < 0)
         return iohw_error_set(err, "out of memory");
