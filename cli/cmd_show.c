@@ -16,6 +16,7 @@
 
 #include "cases/case.h"
 #include "cli/show.h"
+#include "cli/show_as.h"
 #include "sandbox/guard.h"
 #include "oracle/convention.h"
 #include "oracle/dtype.h"
@@ -604,8 +605,11 @@ int iohw_cli_show(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (iohw_cli_is_help(argv[i])) {
             fputs(iohw_cli_show_help, stdout);
+            fputs(iohw__show_as_help, stdout);
             return IOHW_EXIT_OK;
         }
+        if (strncmp(argv[i], "--as", 4) == 0 && (argv[i][4] == '\0' || argv[i][4] == '='))
+            return iohw__show_as(argc, argv);
         if (argv[i][0] == '-' && argv[i][1] != '\0')
             return iohw_cli_unknown_option("show", argv[i], iohw_cli_show_help);
         nargs++;

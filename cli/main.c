@@ -40,7 +40,7 @@ static const iohw_cli_command commands[] = {
     {"fuzz", "run random edge-biased problems, shrink each new failure",
      iohw_cli_fuzz_help, iohw_cli_fuzz},
     {"report", "merge or diff JSON reports; make a baseline", iohw_cli_report_help, iohw_cli_report},
-    {"import", "write another tool's test list (benchdnn) as iohw cases",
+    {"import", "read other tools' test lists (ONNX node tests, benchdnn) as cases",
      iohw_cli_import_help, iohw_cli_import},
     {"help", "explain a subcommand", help_help, cmd_help},
     {"check", "judge an output computed elsewhere (an answer file) for one case",

@@ -10,7 +10,10 @@
  *
  *   onnx   (ConvTranspose, onnx/defs/nn/defs.cc: the operator's formula)
  *          target T = O when given, else L*S for SAME_*; VALID without O:
- *          P- = P+ = 0.  total t = F + A - T, rejected when < 0.
+ *          P- = P+ = 0.  total t = F + A - T, rejected when < 0, except
+ *          t = -1 with O given and not SAME_UPPER: P- = P+ = 0, A + 1
+ *          (ONNX's reference and ONNX Runtime agree there: a position
+ *          past the uncropped output at the end).
  *          SAME_UPPER: P- = t/2, P+ = t - t/2; otherwise (SAME_LOWER, or
  *          output_shape with NOTSET or VALID): P- = t - t/2, P+ = t/2.
  *   tf     (tf.nn.conv2d_transpose: the gradient of conv2d; padding split
@@ -101,12 +104,23 @@ static int onnx_axis(int32_t ap, axis *x, iohw_error *err)
     }
     const int64_t target = x->O != 0 ? x->O : x->L * x->S;
     const int64_t t = x->F + x->A - target;
+    if (t == -1 && x->O != 0 && ap != IOHW_AUTO_PAD_SAME_UPPER) {
+        /* Section 12: begin 0, end -1, the position past the uncropped
+         * output stated as one more output_padding. */
+        x->pb = x->pe = 0;
+        x->A += 1;
+        return 0;
+    }
     if (t < 0 && x->O != 0)
         return iohw_error_set(err, "output_shape %" PRId64 " is beyond what pads "
                               "reach: total_padding = S*(L-1) + output_padding + "
-                              "((K-1)*D + 1) - output_shape = %" PRId64 " < 0, and "
-                              "ONNX ConvTranspose pads are >= 0 (give "
-                              "output_padding, op=, to reach it)", x->O, t);
+                              "((K-1)*D + 1) - output_shape = %" PRId64 " < 0; "
+                              "%s (give output_padding, op=, to reach it)", x->O, t,
+                              t == -1 ? "with SAME_UPPER ONNX's reference "
+                              "implementation pads -1 at the beginning, ONNX "
+                              "Runtime clamps it at 0 and fills the end"
+                              : "below -1 ONNX's reference implementation and "
+                              "ONNX Runtime place the extra positions differently");
     if (t < 0)
         return iohw_error_set(err, "auto_pad=%s asks for the output L*S = %" PRId64
                               ", but total_padding = S*(L-1) + output_padding + "

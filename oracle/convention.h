@@ -12,7 +12,8 @@
  *
  * What each framework takes as given (kept) and what it derives
  * (overwritten):
- *   onnx   output_padding given; pads derived
+ *   onnx   output_padding given; pads derived (output_padding raised
+ *          by 1 where total_padding is -1, section 12)
  *   tf     both derived (TensorFlow has no output_padding)
  *   tvm    output_padding given; pads derived
  *   torch  pad given (symmetric); output_padding derived

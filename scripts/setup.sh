@@ -16,7 +16,8 @@ packages=(gcc g++ make cmake pkg-config libhdf5-dev hdf5-tools libcriterion-dev
           gcovr python3 python3-h5py python3-numpy python3-onnx chromium
           libdnnl-dev libxnnpack-dev libpthreadpool-dev libtorch-dev
           libarmnn-dev libarmnn-cpuref-backend22 python3-torch clang
-          libclang-rt-14-dev libopencv-dnn-dev python3-pytest)
+          libclang-rt-14-dev libopencv-dnn-dev python3-pytest
+          libonnx-testdata)
 
 if [[ ${1:-} == --minimal ]]; then
   packages=(gcc make cmake pkg-config libhdf5-dev)

@@ -97,10 +97,50 @@ Test(convention_onnx, negative_total_padding_is_refused_with_the_rule)
                    "total_padding = S*(L-1) + output_padding + ((K-1)*D + 1) - L*S = -1 < 0");
     expect_refused("ci=1 co=1 in=3 k=1 s=2 auto_pad=same_upper conv=onnx",
                    "ONNX Runtime clamps total_padding at 0 and returns 5");
-    /* output_shape 10 > F = 9 without output_padding. */
-    expect_refused("ci=1 co=1 in=4 k=3 s=2 out=10 conv=onnx",
-                   "output_shape 10 is beyond what pads reach");
-    expect_refused("ci=1 co=1 in=4 k=3 s=2 out=10 conv=onnx", "conv=onnx, axis W");
+    /* output_shape 11 > F = 9 without output_padding: total -2. */
+    expect_refused("ci=1 co=1 in=4 k=3 s=2 out=11 conv=onnx",
+                   "output_shape 11 is beyond what pads reach");
+    expect_refused("ci=1 co=1 in=4 k=3 s=2 out=11 conv=onnx", "conv=onnx, axis W");
+    expect_refused("ci=1 co=1 in=4 k=3 s=2 out=11 conv=onnx",
+                   "below -1 ONNX's reference implementation and ONNX Runtime");
+    /* total -1 with SAME_UPPER: the reference pads -1 at the beginning. */
+    expect_refused("ci=1 co=1 in=4 k=3 s=2 out=10 auto_pad=same_upper conv=onnx",
+                   "= -1 < 0; with SAME_UPPER ONNX's reference implementation pads "
+                   "-1 at the beginning");
+}
+
+Test(convention_onnx, total_padding_minus_one_is_one_more_output_padding)
+{
+    /* F = (L-1)*S + K = 9, output_shape 10: begin 0, end -1 in ONNX's
+     * reference (onnx/reference/ops/op_conv_transpose.py) and ONNX Runtime
+     * (total clamped at 0, the output_shape kept); stated as op + 1. */
+    static const row rows[] = {
+        {"ci=1 co=1 in=4 k=3 s=2 out=10 conv=onnx", {0}, {0}, {1}, {10}},
+        {"ci=1 co=1 in=4 k=3 s=2 out=10 auto_pad=valid conv=onnx", {0}, {0}, {1}, {10}},
+        {"ci=1 co=1 in=4 k=3 s=2 out=10 auto_pad=same_lower conv=onnx", {0}, {0}, {1}, {10}},
+        /* libonnx-testdata test_convtranspose_output_shape: in 3x3, k 3x3,
+         * s 3x2, output_shape 10x8: F = 9x7. */
+        {"ci=1 co=2 in=3x3 k=3 s=3x2 out=10x8 conv=onnx", {0, 0}, {0, 0}, {1, 1}, {10, 8}},
+    };
+    expect_rows(rows, N(rows));
+}
+
+Test(convention_onnx, total_padding_minus_one_adds_to_a_given_output_padding)
+{
+    /* F = 3*3 + 3 = 12, A = 1, output_shape 14: total -1, A becomes 2; the
+     * resolved problem resolves to itself (total 0). */
+    iohw_desc d;
+    iohw_error e;
+    cr_assert_eq(iohw_desc_parse("ci=1 co=1 in=4 k=3 s=3 out=12 conv=onnx", &d, &e), 0,
+                 "%s", e.msg);
+    d.p.output_padding[0] = 1;
+    d.p.out_shape[0] = 14;
+    cr_assert_eq(iohw_convention_resolve(&d.p, &e), 0, "%s", e.msg);
+    cr_expect_eq(d.p.pad_begin[0], 0);
+    cr_expect_eq(d.p.pad_end[0], 0);
+    cr_expect_eq(d.p.output_padding[0], 2);
+    cr_expect_eq(d.p.out_size[0], 14);
+    cr_expect_eq(iohw_convention_check(&d.p, &e), 0, "%s", e.msg);
 }
 
 Test(convention_tf, pads_follow_the_windowed_output_size)

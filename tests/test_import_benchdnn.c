@@ -96,6 +96,6 @@ Test(import_benchdnn, dry_run_writes_nothing_and_large_layers_are_skipped)
     free(out);
     rc = iohw_test_sh(&out, "'%s' import onnx-or-so x", IOHW_BIN);
     cr_expect_eq(rc, 2);
-    expect_contains(out, "is not a format iohw imports");
+    expect_contains(out, "unknown format 'onnx-or-so' (onnx, benchdnn)");
     free(out);
 }
