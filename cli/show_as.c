@@ -2,9 +2,10 @@
  * cli/show_as.c - `iohw show --as FORMAT FILE[:CASE]`: one case handed back
  * in another tool's language, through the SHOW_AS table: onnx (a one-node
  * ONNX node-test folder, cli/show_as_onnx.c), torch (a PyTorch snippet,
- * cli/show_as_torch.c).  The tensors are given in the canonical orders of
- * specification section 1 whatever the case's layouts, with each output
- * element's tolerance of specification section 3.3.
+ * cli/show_as_torch.c), benchdnn (its command line, cli/benchdnn_iohw.c).
+ * The tensors are given in the canonical orders of specification section 1
+ * whatever the case's layouts, with each output element's tolerance of
+ * specification section 3.3.
  */
 #include "cli/cli.h"
 
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/benchdnn.h"
 #include "cli/show_as.h"
 #include "oracle/dtype.h"
 #include "oracle/layout.h"
@@ -27,6 +29,7 @@ typedef struct show_as_row {
 static const show_as_row SHOW_AS[] = {
     {"onnx", NULL, iohw__show_as_onnx},
     {"torch", NULL, iohw__show_as_torch},
+    {"benchdnn", iohw__show_as_benchdnn, NULL},
 };
 #define NSHOW_AS (sizeof SHOW_AS / sizeof SHOW_AS[0])
 
@@ -113,7 +116,9 @@ const char iohw__show_as_help[] =
     "Usage: iohw show --as FORMAT FILE[:CASE_ID] [-o DIR]\n"
     "  --as FORMAT      hand one case back in another tool's language:\n"
     "                   onnx (with -o DIR: a node-test folder, model.onnx and\n"
-    "                   test_data_set_0/*.pb), torch (a PyTorch snippet)\n";
+    "                   test_data_set_0/*.pb), torch (a PyTorch snippet),\n"
+    "                   benchdnn (oneDNN benchdnn's command line; not for\n"
+    "                   quantized cases: specification section 14)\n";
 
 /* The case FILE:CASE (or FILE's only case) through row r. */
 static int show_as_case(const show_as_row *r, const char *arg, const char *out_dir)
@@ -179,5 +184,5 @@ int iohw__show_as(int argc, char **argv)
         if (strcmp(format, SHOW_AS[i].format) == 0)
             return show_as_case(&SHOW_AS[i], arg, out_dir) == 0 ? IOHW_EXIT_OK
                                                                 : IOHW_EXIT_USAGE;
-    return iohw_cli_usage("show", "--as '%s': unknown format (onnx, torch)", format);
+    return iohw_cli_usage("show", "--as '%s': unknown format (onnx, torch, benchdnn)", format);
 }

@@ -53,6 +53,14 @@ Test(import_benchdnn, a_batch_file_becomes_cases_the_reference_passes)
     cr_expect_eq(rc, 0, "status %d: %s", rc, out);
     expect_contains(out, "compared with the oracle: 9 of 9 case(s)");
     free(out);
+    /* And back: the first case as benchdnn's line (o given, so the end
+     * padding follows). */
+    rc = iohw_test_sh(&out, "'%s' show --as benchdnn '%s/cases.h5:benchdnn.0000.up.fwd_b.f32'",
+                      IOHW_BIN, dir);
+    cr_expect_eq(rc, 0, "status %d: %s", rc, out);
+    expect_contains(out, "./benchdnn --deconv --dir=FWD_B --dt=f32 g2mb1ic4ih5iw5oc4oh10ow10"
+                         "kh3kw3sh2sw2ph0pw0n\"benchdnn.0000.up.fwd_b.f32\"");
+    free(out);
 }
 
 Test(import_benchdnn, a_malformed_word_is_named_and_the_rest_written)
