@@ -31,7 +31,7 @@ const char iohw_cli_shrink_help[] =
     "output_padding on each axis),\n"
     "the first candidate that still fails is kept, and the reductions go on\n"
     "until a whole round keeps nothing; then a one-hot x and a one-hot w are\n"
-    "tried (fill 'onehot').  Each candidate is generated with the case's fill\n"
+    "tried (fill 'onehot'; a backward case's inputs: dy and w, or x and dy).  Each candidate is generated with the case's fill\n"
     "and seed, computed by the oracle and run in an isolated worker as\n"
     "'iohw run' does, so a crash or a hang costs only that candidate.\n"
     "\n"

@@ -29,4 +29,9 @@ void iohw__show_direction(const iohw_problem *p);
  * x or w) and, with has_outputs, its outputs (dx..., or dw... and db...). */
 void iohw__show_backward(const iohw_case *c, int has_outputs);
 
+/* `iohw show DIR` (show_suite.c): the suite's cases counted by file, rank,
+ * dtype, fill and tag, and its manifest checked; 0, or -1 with the reason
+ * printed. */
+int iohw__show_suite(const char *dir);
+
 #endif

@@ -99,7 +99,9 @@ void iohw_fuzz_draw(iohw_rng *rng, iohw_desc *d);
  * filter's conditions on rank, n, ci, co, g, the per-axis keys k s d pb pe
  * op in (an upper bound and != hold on every axis, a lower bound on one
  * axis at least, as the filter compares the largest), dt, fill, xl, wl and
- * dir= fwd, fwd_d, fwd_b constrain what is drawn; the rest (out, tag, id,
+ * dir= (any of its values: fwd, fwd_d, fwd_b, bwd, bwd_d, bwd_w, bwd_wb;
+ * specification section 13) constrain what is drawn (forward problems
+ * only when no dir= asks for a backward direction); the rest (out, tag, id,
  * != on strings and dir) is checked on the drawn problem.  Ranges are
  * [lo, hi] minus up to 8 excluded values. */
 #define IOHW_FUZZ_NE_MAX 8
@@ -117,6 +119,8 @@ typedef struct iohw_fuzz_bounds {
                                     iohw_fuzz_fills() */
     char xl[8], wl[8];           /* a stated layout, or "" */
     int bias;                    /* 0 or 1 when dir= fixes it, -1 */
+    unsigned directions;         /* bit 1 << IOHW_DIR_* of each direction
+                                    drawn; forward only by default */
 } iohw_fuzz_bounds;
 
 /* The fills the fuzzer draws, NULL-terminated. */
@@ -124,7 +128,7 @@ const char *const *iohw_fuzz_fills(void);
 
 /* Bounds from a filter expression (NULL: none).  -1 with a message
  * naming the condition when the filter is malformed or asks for what no
- * drawn problem can be (dt=s8: the fuzzer draws float problems; dir=bwd;
+ * drawn problem can be (dt=s8: the fuzzer draws float problems;
  * rank=4; k=0; an empty range). */
 int iohw_fuzz_bounds_parse(const char *filter, iohw_fuzz_bounds *b,
                            iohw_error *err);

@@ -4,14 +4,16 @@
  *
  * Each condition of the filter (harness/filter.h) that bounds a member the
  * fuzzer draws narrows that member's range: = fixes it, < <= > >= bound
- * it, != excludes a value; dt, fill, xl, wl and dir= fwd/fwd_d/fwd_b fix
- * or exclude values.  A condition no drawn problem can meet is refused
+ * it, != excludes a value; dt, fill, xl, wl and dir= fix or exclude
+ * values (a backward direction is drawn only when dir= names it,
+ * specification section 13).  A condition no drawn problem can meet is refused
  * here, naming it; the others (out, tag, id) are checked on the draw.
  */
 #include "explore/fuzz.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "harness/filter.h"
 #include "oracle/dtype.h"
@@ -77,6 +79,35 @@ static int key_index(const char *const *keys, int n, const char *key)
     return -1;
 }
 
+/* dir=text (specification section 13): the directions and the bias it
+ * allows, narrowed in b.  -1 for an unknown direction, -2 when no
+ * direction is left. */
+static int dir_condition(const char *text, iohw_fuzz_bounds *b)
+{
+    static const struct {
+        const char *name;
+        unsigned dirs;
+        int bias;
+    } v[] = {
+        {"fwd", 1u << IOHW_DIR_FWD, -1},   {"fwd_d", 1u << IOHW_DIR_FWD, 0},
+        {"fwd_b", 1u << IOHW_DIR_FWD, 1},  {"bwd_d", 1u << IOHW_DIR_BWD_D, 0},
+        {"bwd_w", 1u << IOHW_DIR_BWD_W, -1}, {"bwd_wb", 1u << IOHW_DIR_BWD_W, 1},
+        {"bwd", 1u << IOHW_DIR_BWD_D | 1u << IOHW_DIR_BWD_W, -1},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        if (strcasecmp(text, v[i].name) != 0)
+            continue;
+        /* 0 until a dir= is seen (forward only is set after the parse). */
+        b->directions = b->directions ? b->directions & v[i].dirs : v[i].dirs;
+        if (b->directions == 0)
+            return -2;
+        if (v[i].bias >= 0)
+            b->bias = v[i].bias;
+        return 0;
+    }
+    return -1;
+}
+
 /* A string condition: dt, fill, xl, wl, dir.  0, or -1 with the reason. */
 static int string_condition(const iohw_filter_condition *c, iohw_fuzz_bounds *b,
                             const char *text, iohw_error *err)
@@ -112,12 +143,14 @@ static int string_condition(const iohw_filter_condition *c, iohw_fuzz_bounds *b,
             return iohw_error_set(err, "filter condition \"%s\": its rank %d "
                                   "contradicts the filter's rank", text, (int)n - 2);
     } else if (strcmp(c->key, "dir") == 0 && eq) {
-        if (strncmp(c->text, "fwd", 3) != 0)
-            return iohw_error_set(err, "filter condition \"%s\": the fuzzer "
-                                  "draws forward problems only (dir=fwd, fwd_d, "
-                                  "fwd_b)", text);
-        b->bias = strcmp(c->text, "fwd_d") == 0 ? 0
-                  : strcmp(c->text, "fwd_b") == 0 ? 1 : b->bias;
+        const int rc = dir_condition(c->text, b);
+        if (rc == -1)
+            return iohw_error_set(err, "filter condition \"%s\": unknown "
+                                  "direction (fwd, fwd_d, fwd_b, bwd, bwd_d, "
+                                  "bwd_w, bwd_wb)", text);
+        if (rc == -2)
+            return iohw_error_set(err, "filter condition \"%s\": contradicts "
+                                  "the filter's other dir=", text);
     }
     if (b->dtypes == 0 || b->fills == 0)
         return iohw_error_set(err, "filter condition \"%s\": excludes every %s "
@@ -163,8 +196,11 @@ int iohw_fuzz_bounds_parse(const char *filter, iohw_fuzz_bounds *b,
     b->dtypes = DRAWN_DTYPES;
     b->fills = (1u << 6) - 1;
     b->bias = -1;
-    if (filter == NULL)
+    b->directions = 0;
+    if (filter == NULL) {
+        b->directions = 1u << IOHW_DIR_FWD;
         return 0;
+    }
     iohw_filter *f = iohw_filter_parse(filter, err);
     if (f == NULL)
         return -1;
@@ -175,5 +211,7 @@ int iohw_fuzz_bounds_parse(const char *filter, iohw_fuzz_bounds *b,
         rc = one_condition(&c, b, err);
     }
     iohw_filter_free(f);
+    if (b->directions == 0)
+        b->directions = 1u << IOHW_DIR_FWD;
     return rc;
 }

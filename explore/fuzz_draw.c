@@ -234,7 +234,8 @@ static int within(const iohw_fuzz_bounds *b, const iohw_desc *d)
     for (int m = 0; m < 7; m++)
         if (!iohw_fuzz_range_holds(&b->axis[m], axis_max(p, m)))
             return 0;
-    return (b->bias < 0 || p->has_bias == b->bias)
+    return (b->directions >> p->direction & 1u)
+           && (b->bias < 0 || p->has_bias == b->bias)
            && (b->xl[0] == '\0' || strcmp(b->xl, p->data_layout) == 0)
            && (b->wl[0] == '\0' || strcmp(b->wl, p->weight_layout) == 0);
 }
@@ -278,6 +279,18 @@ static int axis_lower_bounds(const iohw_fuzz_bounds *b)
     return 0;
 }
 
+/* The direction among those b allows (specification section 13); BWD_D
+ * has no bias. */
+static void draw_direction(iohw_rng *r, iohw_problem *p, const iohw_fuzz_bounds *b)
+{
+    static const int64_t dirs[] = {IOHW_DIR_FWD, IOHW_DIR_BWD_D, IOHW_DIR_BWD_W};
+    if (b->directions == 1u << IOHW_DIR_FWD)
+        return;                  /* forward only: the draws of old seeds */
+    p->direction = (int32_t)pick_allowed(r, dirs, 3, b->directions);
+    if (p->direction == IOHW_DIR_BWD_D)
+        p->has_bias = 0;
+}
+
 /* One draw; 0 when the problem is valid, small enough and inside b. */
 static int draw_once(iohw_rng *r, const iohw_fuzz_bounds *b, iohw_desc *d)
 {
@@ -298,6 +311,7 @@ static int draw_once(iohw_rng *r, const iohw_fuzz_bounds *b, iohw_desc *d)
     p->has_bias = chance(r, 0.5);
     if (b->bias >= 0)
         p->has_bias = b->bias;
+    draw_direction(r, p, b);
     draw_layouts(r, p, b);
     const int64_t f = pick_allowed(r, fill_of, 8, b->fills);
     snprintf(d->fill, sizeof d->fill, "%s", iohw_fuzz_fills()[f]);

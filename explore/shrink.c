@@ -152,6 +152,22 @@ static int run_file(const iohw_shrink_options *o, const char *file,
     return 0;
 }
 
+/* The t-th (0 or 1) data input of p's direction (specification section
+ * 13): forward x then w, BWD_D dy then w, BWD_W x then dy; its buffer in c
+ * (NULL when c is NULL) and element count. */
+static void *data_input(iohw_case *c, const iohw_problem *p, int t,
+                        int64_t *count)
+{
+    const int dy = (p->direction == IOHW_DIR_BWD_D && t == 0) ||
+                   (p->direction == IOHW_DIR_BWD_W && t == 1);
+    if (dy) {
+        *count = iohw_problem_dy_count(p);
+        return c != NULL ? c->dy : NULL;
+    }
+    *count = t == 0 ? iohw_problem_x_count(p) : iohw_problem_w_count(p);
+    return c == NULL ? NULL : t == 0 ? c->x : c->w;
+}
+
 /* The case of a state: generated from its fill and seed, then the one-hot
  * tensors in place (fill "onehot"), outputs by the oracle. */
 static int make_state_case(const search *s, const state *st, iohw_case *c,
@@ -167,13 +183,14 @@ static int make_state_case(const search *s, const state *st, iohw_case *c,
     if (st->hot_x < 0 && st->hot_w < 0)
         return 0;
     const size_t es = iohw_dtype_size(c->p.dtype);
-    if (st->hot_x >= 0) {
-        memset(c->x, 0, (size_t)iohw_problem_x_count(&c->p) * es);
-        iohw_dtype_store(c->p.dtype, c->x, (size_t)st->hot_x, 1.0);
-    }
-    if (st->hot_w >= 0) {
-        memset(c->w, 0, (size_t)iohw_problem_w_count(&c->p) * es);
-        iohw_dtype_store(c->p.dtype, c->w, (size_t)st->hot_w, 1.0);
+    for (int t = 0; t < 2; t++) {
+        const int64_t hot = t == 0 ? st->hot_x : st->hot_w;
+        int64_t count;
+        void *v = data_input(c, &c->p, t, &count);
+        if (hot >= 0 && v != NULL) {
+            memset(v, 0, (size_t)count * es);
+            iohw_dtype_store(c->p.dtype, v, (size_t)hot, 1.0);
+        }
     }
     strcpy(c->fill, "onehot");
     free(c->descriptor);
@@ -290,12 +307,23 @@ static int shrink_structure(search *s, state *st, iohw_error *err)
     return 0;
 }
 
-/* Simpler data: a one-hot x, then (with it) a one-hot w. */
+/* The t-th data input's name (data_input). */
+static const char *input_name(const iohw_problem *p, int t)
+{
+    if (p->direction == IOHW_DIR_BWD_D)
+        return t == 0 ? "dy" : "w";
+    if (p->direction == IOHW_DIR_BWD_W)
+        return t == 0 ? "x" : "dy";
+    return t == 0 ? "x" : "w";
+}
+
+/* Simpler data: a one-hot first input (x; dy for BWD_D), then (with it) a
+ * one-hot second input (w; dy for BWD_W); specification section 13. */
 static int shrink_data(search *s, state *st, iohw_error *err)
 {
     for (int t = 0; t < 2; t++) {
-        const int64_t count = t == 0 ? iohw_problem_x_count(&st->p)
-                                     : iohw_problem_w_count(&st->p);
+        int64_t count;
+        (void)data_input(NULL, &st->p, t, &count);
         const int64_t at[HOT_TRIES] = {0, count / 2, count - 1};
         for (int j = 0; j < HOT_TRIES; j++) {
             if (j > 0 && at[j] == at[j - 1])
@@ -304,7 +332,7 @@ static int shrink_data(search *s, state *st, iohw_error *err)
             char what[64];
             *(t == 0 ? &cand.hot_x : &cand.hot_w) = at[j];
             snprintf(what, sizeof what, "%s one-hot at element %lld",
-                     t == 0 ? "x" : "w", (long long)at[j]);
+                     input_name(&st->p, t), (long long)at[j]);
             int r = try_state(s, &cand, what, err);
             if (r < 0)
                 return -1;

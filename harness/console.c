@@ -3,6 +3,7 @@
  * `iohw run` (see console.h and run.h).
  */
 #include "harness/console.h"
+#include "harness/console_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -233,23 +234,7 @@ void iohw_console_block_repro(FILE *out, const iohw_repro_options *o,
         fprintf(out, "  message:   %s\n", r->message);
     if (r->diagnosis[0] != '\0')
         fprintf(out, "  diagnosis: %s\n", r->diagnosis);
-    if (r->npoints > 0) {
-        fprintf(out, "  first mismatches (of %lld):\n", (long long)r->mismatches);
-        fprintf(out, "    %5s %5s %5s %5s %5s %16s %16s %12s %12s\n", "n", "c",
-                "d", "h", "w", "expected", "got", "diff", "bound");
-    }
-    for (int i = 0; i < r->npoints && i < IOHW_RESULT_POINTS; i++) {
-        const iohw_point *p = &r->points[i];
-        /* Integers (quantized and exact cases) in full, whatever their size. */
-        const int whole = r->exact && fabs(p->expected) < 0x1p53 && fabs(p->got) < 0x1p53
-                          && p->expected == floor(p->expected) && p->got == floor(p->got);
-        const int digits = whole ? 17 : 9;
-        fprintf(out, "    %5lld %5lld %5lld %5lld %5lld %16.*g %16.*g %12.4g %12.4g\n",
-                (long long)p->coord[0], (long long)p->coord[1],
-                (long long)p->coord[2], (long long)p->coord[3],
-                (long long)p->coord[4], digits, p->expected, digits, p->got,
-                p->got - p->expected, p->bound);
-    }
+    iohw__console_points(out, r);
     if (iohw_repro_format(o, r, repro, (int)sizeof repro) >= 0)
         fprintf(out, "  __REPRO: %s\n", repro);
 }

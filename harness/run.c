@@ -29,6 +29,8 @@
 #include "sandbox/worker.h"
 #include "harness/run_internal.h"
 #include "oracle/clock.h"
+#include "oracle/descriptor.h"
+#include "oracle/problem.h"
 
 /* Polling period while a progress bar is shown, and otherwise. */
 #define POLL_BAR_MS 100
@@ -67,6 +69,18 @@ typedef struct run_state {
 
 /* --- results ------------------------------------------------------------- */
 
+/* A backward case's direction, from the listing's descriptor
+ * (specification section 13), so that a TIMEOUT or CRASH made here is
+ * grouped with its direction; "" for a forward or unparsable one. */
+static void entry_direction(const char *descriptor, char *out, size_t n)
+{
+    iohw_desc d;
+    out[0] = '\0';
+    if (descriptor[0] != '\0' && iohw_desc_parse(descriptor, &d, NULL) == 0 &&
+        iohw_problem_is_backward(&d.p))
+        snprintf(out, n, "%s", iohw_direction_name(&d.p));
+}
+
 /* A result for an entry the worker could not report itself. */
 static void entry_result(const run_state *st, int64_t task,
                          iohw_result_status status, const char *message,
@@ -78,6 +92,7 @@ static void entry_result(const run_state *st, int64_t task,
     snprintf(r->file, sizeof r->file, "%s", st->suite.files[e->file]);
     snprintf(r->descriptor, sizeof r->descriptor, "%s", e->descriptor);
     snprintf(r->tags, sizeof r->tags, "%s", e->tags);
+    entry_direction(e->descriptor, r->direction, sizeof r->direction);
     snprintf(r->message, sizeof r->message, "%s", message);
     r->status = status;
 }

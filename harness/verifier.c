@@ -189,9 +189,7 @@ static void judge_case(iohw__verifier *v, const iohw_case *c, iohw_result *r)
                                          : IOHW_RESULT_ERROR;
     snprintf(r->message, sizeof r->message, "%s%s", reason,
              w.rc != IOHW_UNSUPPORTED || !v->cfg->adapt_layout ? ""
-             : iohw_problem_is_backward(&c->p)
-                 ? " (--adapt-layout does not re-express backward cases)"
-                 : " (and in no other layout either)");
+             : " (and in no other layout either)");
 }
 
 static void run_case(iohw__verifier *v, const char *file, const char *id,

@@ -97,6 +97,45 @@ static char *copy_string(const char *s)
     return strdup(s != NULL ? s : "");
 }
 
+/* The old and new maps of x, y and w. */
+typedef struct maps {
+    const iohw_layout_map *xo, *xn, *yo, *yn, *wo, *wn;
+} maps;
+
+/* The output's maps and the elements after them copied as they are (db). */
+typedef struct out_maps {
+    const iohw_layout_map *from, *to;
+    int64_t tail;
+} out_maps;
+
+static out_maps output_maps(const iohw_problem *p, const maps *m)
+{
+    out_maps o = {m->yo, m->yn, 0};
+    if (p->direction == IOHW_DIR_BWD_D)
+        o.from = m->xo, o.to = m->xn;
+    else if (p->direction == IOHW_DIR_BWD_W)
+        o.from = m->wo, o.to = m->wn, o.tail = iohw_problem_bias_count(p);
+    return o;
+}
+
+/* The direction's output re-expressed: its tensor through the maps, then
+ * the tail (db) copied. */
+static void *relayout_out(const out_maps *o, size_t es, const void *src)
+{
+    const size_t head = (size_t)o->from->count * es, tail = (size_t)o->tail * es;
+    char *dst = malloc(head + tail ? head + tail : 1);
+    void *t = relayout(o->from, o->to, es, src);
+    if (dst == NULL || t == NULL) {
+        free(dst);
+        free(t);
+        return NULL;
+    }
+    memcpy(dst, t, head);
+    memcpy(dst + head, (const char *)src + head, tail);
+    free(t);
+    return dst;
+}
+
 /* --- the case ------------------------------------------------------------ */
 
 int iohw_adapt_case(const iohw_case *c, const char *xl, const char *wl,
@@ -105,12 +144,6 @@ int iohw_adapt_case(const iohw_case *c, const char *xl, const char *wl,
     if (c == NULL || out == NULL || xl == NULL || wl == NULL)
         return iohw_error_set(err, "adapt: NULL argument");
     memset(out, 0, sizeof *out);
-    /* dy, dx, dw and db are not re-expressed (specification section 13). */
-    if (iohw_problem_is_backward(&c->p))
-        return iohw_error_set(err, "adapt: case %s is a backward case (%s): "
-                              "--adapt-layout re-expresses forward cases only",
-                              c->id, iohw_direction_name(&c->p));
-
     /* The problem in the new layouts. */
     iohw_problem q = c->p;
     if (strlen(xl) >= sizeof q.data_layout || strlen(wl) >= sizeof q.weight_layout)
@@ -129,13 +162,17 @@ int iohw_adapt_case(const iohw_case *c, const char *xl, const char *wl,
         iohw_layout_weight_map(&c->p, &wo, err) != 0 ||
         iohw_layout_weight_map(&q, &wn, err) != 0)
         return iohw_error_prefix(err, "adapt: case '%s'", c->id);
+    /* The direction's output (specification section 13): y like y, dx
+     * like x, dw like w followed by db, which no layout changes. */
+    const maps m = {&xo, &xn, &yo, &yn, &wo, &wn};
+    const out_maps om = output_maps(&c->p, &m);
 
     /* Attributes, then tensors. */
     *out = *c;
     out->p = q;
     out->tags = copy_string(c->tags);
     out->descriptor = copy_string(c->descriptor);
-    out->x = out->w = out->bias = out->y = NULL;
+    out->x = out->w = out->bias = out->y = out->dy = NULL;
     out->y_f64 = out->err_bound = out->requant = NULL;
     /* Element sizes of each tensor: a quantized case's w and y may differ
      * from x, its bias is int32.  The bias and the requant values are
@@ -150,17 +187,19 @@ int iohw_adapt_case(const iohw_case *c, const char *xl, const char *wl,
         bad |= (out->x = relayout(&xo, &xn, xs, c->x)) == NULL;
     if (c->w != NULL)
         bad |= (out->w = relayout(&wo, &wn, ws, c->w)) == NULL;
+    if (c->dy != NULL)                 /* dy like y */
+        bad |= (out->dy = relayout(&yo, &yn, xs, c->dy)) == NULL;
     if (c->bias != NULL)
         bad |= (out->bias = copy_bytes(c->bias, (size_t)c->p.out_channels * bs)) == NULL;
     if (c->requant != NULL)
         bad |= (out->requant = copy_bytes(c->requant,
                                           iohw_quant_requant_bytes(&c->p))) == NULL;
     if (c->y != NULL)
-        bad |= (out->y = relayout(&yo, &yn, ys, c->y)) == NULL;
+        bad |= (out->y = relayout_out(&om, ys, c->y)) == NULL;
     if (c->y_f64 != NULL)
-        bad |= (out->y_f64 = relayout(&yo, &yn, sizeof(double), c->y_f64)) == NULL;
+        bad |= (out->y_f64 = relayout_out(&om, sizeof(double), c->y_f64)) == NULL;
     if (c->err_bound != NULL)
-        bad |= (out->err_bound = relayout(&yo, &yn, sizeof(double), c->err_bound)) == NULL;
+        bad |= (out->err_bound = relayout_out(&om, sizeof(double), c->err_bound)) == NULL;
     if (bad) {
         iohw_case_free(out);
         return iohw_error_set(err, "adapt: case '%s': out of memory", c->id);

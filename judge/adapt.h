@@ -4,8 +4,9 @@
  * on the numbers of every case.
  *
  * The adapted case holds the same semantic tensors (x, w, bias, y, y_f64,
- * err_bound; a quantized case's int32 bias and requant values) in the new
- * data and weight layouts; comparison reports semantic coordinates, so a
+ * err_bound; a quantized case's int32 bias and requant values; a backward
+ * case's dy like y, dx like x, dw like w and db as it is, specification
+ * section 13) in the new data and weight layouts; comparison reports semantic coordinates, so a
  * mismatch reads the same either way.
  */
 #ifndef IOHW_ADAPT_H

@@ -229,8 +229,8 @@ static int ask_supports(worker *wk, const iohw_problem *p, uint32_t adapt)
     if (r->rc == IOHW_OK)
         return 1;
     snprintf(r->message, sizeof r->message, "%s", iohw_backend_last_error(&wk->lb));
-    /* Backward cases are never re-expressed (judge/adapt.h). */
-    if (r->rc == IOHW_UNSUPPORTED && adapt && !iohw_problem_is_backward(p))
+    /* Backward cases too: dy like y, dx like x, dw like w (judge/adapt.h). */
+    if (r->rc == IOHW_UNSUPPORTED && adapt)
         r->adapted = find_layouts(wk, p, r->xl, r->wl);
     return 0;
 }

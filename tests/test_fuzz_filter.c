@@ -53,6 +53,7 @@ Test(fuzz_filter, each_constrainable_key_yields_problems_that_satisfy_it)
         "pb=0", "pb>=3", "pe=2", "op=1", "op=0", "in=1", "in>=20", "dt=f16",
         "dt=bf16", "dt!=f32", "fill=exact", "fill!=special", "xl=NWC",
         "xl=NDHWC", "wl=OIHW", "dir=fwd", "dir=fwd_d", "dir=fwd_b",
+        "dir=bwd", "dir=bwd_d", "dir=bwd_w", "dir=bwd_wb", "dir=bwd_w,rank=3",
         "rank=2,dt=f32,k=1,s=1", "rank=2,k=1,pb>=1,pe>=1,s=2",
         "g=2,ci=4,co=6,d=3,op=2",
     };
@@ -109,7 +110,8 @@ Test(fuzz_filter, a_filter_no_draw_can_meet_is_refused_by_name)
         {"rank=4", "\"rank=4\": no problem"},
         {"k=0", "\"k=0\": no problem has it (k is at least 1)"},
         {"s<1", "\"s<1\""},
-        {"dir=bwd_d", "\"dir=bwd_d\": the fuzzer draws forward problems only"},
+        {"dir=fwd,dir=bwd", "\"dir=bwd\": contradicts the filter's other dir="},
+        {"dir=sideways", "\"dir=sideways\": unknown direction"},
         {"fill=qdeploy", "\"fill=qdeploy\": the fuzzer draws the fills"},
         {"rank=2,xl=NCW", "\"xl=NCW\": its rank 1 contradicts"},
         {"n>2,n<3", "\"n<3\""},
@@ -137,4 +139,24 @@ Test(fuzz_filter, without_a_filter_the_draws_are_the_plain_stream)
         cr_assert_eq(memcmp(&x.p, &y.p, sizeof x.p), 0, "draw %d", i);
         cr_assert_str_eq(x.fill, y.fill);
     }
+}
+
+/* Backward problems only when dir= asks (specification section 13): each
+ * direction is drawn under dir=bwd, none without a dir=. */
+Test(fuzz_filter, dir_bwd_draws_both_backward_directions_and_none_by_default)
+{
+    iohw_desc d[DRAWS];
+    int seen[3] = {0, 0, 0};
+    draws_satisfy("dir=bwd", d);
+    for (int i = 0; i < DRAWS; i++) {
+        cr_assert(d[i].p.direction == IOHW_DIR_BWD_D || d[i].p.direction == IOHW_DIR_BWD_W);
+        seen[d[i].p.direction]++;
+        if (d[i].p.direction == IOHW_DIR_BWD_D)
+            cr_expect_eq(d[i].p.has_bias, 0, "BWD_D has no bias");
+    }
+    cr_expect_gt(seen[IOHW_DIR_BWD_D], 0);
+    cr_expect_gt(seen[IOHW_DIR_BWD_W], 0);
+    draws_satisfy("rank=2", d);
+    for (int i = 0; i < DRAWS; i++)
+        cr_expect_eq(d[i].p.direction, IOHW_DIR_FWD);
 }

@@ -255,3 +255,32 @@ Test(run_bwd, a_crash_in_run_bwd_weights_names_it)
     iohw_run_results_free(&res);
     remove_suite(&s);
 }
+
+/* A TIMEOUT is made by the parent (the worker and its verifier killed),
+ * from the listing alone: it carries the case's direction (BWD_WB with a
+ * bias, BWD_W without), so the reports group it with its direction. */
+Test(run_bwd, a_timeout_made_by_the_parent_carries_the_direction)
+{
+    suite s;
+    iohw_run_results res;
+    char path[512];
+    iohw_error err = {{0}};
+    make_suite(&s, "hang");
+    snprintf(path, sizeof path, "%s/libiohw_bwd_test.so", IOHW_BACKEND_DIR);
+    setenv("IOHW_BWD_KNOB", "hang_w", 1);
+    iohw_run_options o = iohw_test_run_options(path, s.inputs);
+    o.timeout = 1, o.timeout_scaled = 0;
+    o.filter = "dir=bwd_w";
+    o.breaker = 0;
+    cr_assert_eq(iohw_run(&o, &res, &err), 0, "%s", err.msg);
+    unsetenv("IOHW_BWD_KNOB");
+    cr_assert_eq(res.count, NSPECS);
+    for (int64_t i = 0; i < res.count; i++) {
+        const iohw_result *r = &res.items[i];
+        cr_expect_eq(r->status, IOHW_RESULT_TIMEOUT, "%s", r->case_id);
+        cr_expect_str_eq(r->direction, strstr(r->case_id, ".0") ? "BWD_WB" : "BWD_W",
+                         "%s", r->case_id);
+    }
+    iohw_run_results_free(&res);
+    remove_suite(&s);
+}

@@ -10,12 +10,14 @@
  *   no_data   no run_bwd_data in the table, and supports() aborts on a
  *             BWD_D problem (so a host that asks it is caught)
  *   crash_w   run_bwd_weights raises SIGSEGV
+ *   hang_w    run_bwd_weights never returns (the run's time limit ends it)
  * Unset: correct answers.
  */
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "iohw/backend.h"
 
@@ -123,6 +125,8 @@ static int b_bwd_weights(void *ctx, const iohw_problem *p, const void *xv,
     float *dw = dwv, *db = dbv;
     if (strcmp(knob(), "crash_w") == 0)
         raise(SIGSEGV);
+    while (strcmp(knob(), "hang_w") == 0)
+        pause();
     for (int64_t i = 0; i < s.CI; i++)
     for (int64_t o = 0; o < s.CO; o++)
     for (int64_t kh = 0; kh < s.KH; kh++)
