@@ -81,9 +81,10 @@ static void write_header(FILE *f, const iohw_run_results *r,
     for (int i = 0; i < o->nsources; i++)
         info_row(f, i == 0 ? "Merged from" : "", o->sources[i]);
     if (o->baseline != NULL) {
-        snprintf(buf, sizeof buf, "%s (%d entries, %lld cases waived)", o->baseline->path,
-                 o->baseline->count, (long long)c->status[IOHW_RESULT_WAIVED]);
-        info_row(f, "Baseline", buf);
+        fputs("<dt>Baseline</dt><dd>", f);
+        text(f, o->baseline->path != NULL ? o->baseline->path : "");
+        fprintf(f, " (%d entries, %lld cases waived)</dd>\n", o->baseline->count,
+                (long long)c->status[IOHW_RESULT_WAIVED]);
     }
     fputs("</dl>\n<p id=\"iohw-ready\" class=\"muted\">The page's script has not "
           "run.</p>\n</header>\n", f);

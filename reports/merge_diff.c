@@ -103,17 +103,19 @@ static int merge_baselines(const iohw_report *const *in, int n, iohw_report *out
         return -1;
     for (int i = 0; i < n; i++) {
         const iohw_baseline *x = &in[i]->baseline;
-        if (b->path[0] == '\0')
-            snprintf(b->path, sizeof b->path, "%s", x->path);
+        if (b->path == NULL && x->path != NULL && (b->path = strdup(x->path)) == NULL)
+            return -1;
         for (int k = 0; k < x->count; k++) {
             const iohw_baseline_entry *e = &x->entries[k];
             int j = 0;
             while (j < b->count && (strcmp(b->entries[j].pattern, e->pattern) != 0 ||
                                     strcmp(b->entries[j].reason, e->reason) != 0))
                 j++;
-            if (j == b->count)
-                b->entries[b->count++] = *e;
-            else
+            if (j == b->count) {
+                if (iohw_baseline_entry_copy(&b->entries[j], e) != 0)
+                    return -1;
+                b->count++;
+            } else
                 b->entries[j].matched += e->matched;
         }
     }
