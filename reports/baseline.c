@@ -285,7 +285,8 @@ static int entry_matches(const iohw_baseline_entry *e, const iohw_result *r)
 int iohw_baseline_entry_applies(const iohw_baseline_entry *e,
                                 const iohw_run_results *r)
 {
-    const char *s = e->condition;
+    const char *s = e->condition != NULL ? e->condition : "";
+    const char *version = r->backend_version != NULL ? r->backend_version : "";
     while (*s != '\0') {
         size_t n = strcspn(s, " ");
         char *word = strndup(s, n);
@@ -295,8 +296,8 @@ int iohw_baseline_entry_applies(const iohw_baseline_entry *e,
         const char *value = kind >= 0 ? word + strlen(CONDITIONS[kind].key) : "";
         int holds = kind == 0   ? iohw_machine_has(&r->machine, value)
                     : kind == 1 ? !iohw_machine_has(&r->machine, value)
-                    : kind == 2 ? strstr(r->backend_version, value) != NULL
-                    : kind == 3 ? strstr(r->backend_version, value) == NULL
+                    : kind == 2 ? strstr(version, value) != NULL
+                    : kind == 3 ? strstr(version, value) == NULL
                                 : 0;
         free(word);
         if (!holds)

@@ -195,10 +195,8 @@ static int read_run(reader *rd, const iohw__json *run)
     const iohw__json *be = iohw__json_get(run, "backend");
     if (be != NULL && be->type != IOHW__JSON_OBJECT)
         return bad(rd, be, "member 'backend': expected an object");
-    if (get_text(rd, be, "name", rep->results.backend_name,
-                 sizeof rep->results.backend_name, 0) != 0 ||
-        get_text(rd, be, "version", rep->results.backend_version,
-                 sizeof rep->results.backend_version, 0) != 0 ||
+    if (get_text_dup(rd, be, "name", &rep->results.backend_name, 0) != 0 ||
+        get_text_dup(rd, be, "version", &rep->results.backend_version, 0) != 0 ||
         get_text(rd, be, "path", text, sizeof text, 0) != 0)
         return -1;
     if (text[0] != '\0' && (o->backend_path = iohw__report_own(rep, strdup(text))) == NULL)
@@ -384,6 +382,8 @@ void iohw_report_free(iohw_report *rep)
         return;
     free(rep->results.items);
     free(rep->results.wall);
+    free(rep->results.backend_name);
+    free(rep->results.backend_version);
     iohw_baseline_free(&rep->baseline);
     for (int i = 0; i < rep->nowned; i++)
         free(rep->owned[i]);
