@@ -442,7 +442,8 @@ void iohw_run_summary(const iohw_run_results *r, FILE *out)
 
     char machine[512], headline[1024];
     fprintf(out, "\nbackend: %s (%s)\nmachine: %s\n%lld case(s) in %.1f s",
-            r->backend_name, r->backend_version,
+            r->backend_name != NULL ? r->backend_name : "",
+            r->backend_version != NULL ? r->backend_version : "",
             iohw_machine_describe(&r->machine, machine, sizeof machine),
             (long long)r->count, r->seconds);
     if (r->resumed > 0)

@@ -74,8 +74,12 @@ static int probe(const char *backend, iohw_run_results *out, iohw_error *err)
     iohw_probe pr;
     if (iohw_probe_start(backend, &pr, err) != 0)
         return -1;
-    snprintf(out->backend_name, sizeof out->backend_name, "%s", pr.name);
-    snprintf(out->backend_version, sizeof out->backend_version, "%s", pr.version);
+    /* The probe's strings pass to the results (freed with them). */
+    free(out->backend_name);
+    free(out->backend_version);
+    out->backend_name = pr.name;
+    out->backend_version = pr.version;
+    pr.name = pr.version = NULL;
     iohw_probe_stop(&pr);
     return 0;
 }
@@ -114,8 +118,10 @@ int iohw__run_prepare(const iohw_run_options *o, iohw_listing *s,
     if (probe(o->backend, out, err) != 0)
         return -1;
 
-    if (expand(o, s, err) != 0)
+    if (expand(o, s, err) != 0) {
+        iohw_run_results_free(out);   /* the backend's name and version */
         return -1;
+    }
     size_t n = (size_t)(s->count > 0 ? s->count : 1);
     out->items = calloc(n, sizeof *out->items);
     out->wall = calloc(n, sizeof *out->wall);

@@ -85,12 +85,14 @@ static int condition_word(const char *s, size_t len, const char *name, int line,
     if (kind < 0)
         return 0;
     size_t key = strlen(CONDITIONS[kind].key);
-    if (n == key || n > 60)
-        return iohw_error_set(err, "%s:%d: condition '%.*s' needs a value (the "
-                              "condition at most 60 characters)", name, line,
-                              (int)(n < 80 ? n : 80), s);
+    if (n == key)
+        return iohw_error_set(err, "%s:%d: condition '%.*s' needs a value", name,
+                              line, (int)n, s);
     if (CONDITIONS[kind].feature) {
         char feature[64], known[256];
+        if (n - key >= sizeof feature)   /* longer than any feature's name */
+            return iohw_error_set(err, "%s:%d: unknown CPU feature '%.*s'", name,
+                                  line, (int)(n - key), s + key);
         snprintf(feature, sizeof feature, "%.*s", (int)(n - key), s + key);
         if (!iohw_machine_feature_known(feature))
             return iohw_error_set(err, "%s:%d: unknown CPU feature '%s' (known: %s)",
@@ -100,18 +102,20 @@ static int condition_word(const char *s, size_t len, const char *name, int line,
     return (int)n;
 }
 
-/* Copies the condition words at s[*i] on into e->condition; 0 or -1. */
+/* Copies the condition words at s[*i] on into e->condition (malloc'd,
+ * one space between words); 0 or -1. */
 static int parse_conditions(const char *s, size_t len, size_t *i, const char *name,
                             int line, iohw_baseline_entry *e, iohw_error *err)
 {
     size_t used = 0;
+    e->condition = malloc(len - *i + 1);
+    if (e->condition == NULL)
+        return iohw_error_set(err, "%s:%d: out of memory", name, line);
+    e->condition[0] = '\0';
     for (;;) {
         int n = condition_word(s + *i, len - *i, name, line, err);
         if (n <= 0)
             return n;
-        if (used + (size_t)n + 2 > sizeof e->condition)
-            return iohw_error_set(err, "%s:%d: conditions longer than %zu characters",
-                                  name, line, sizeof e->condition - 1);
         if (used > 0)
             e->condition[used++] = ' ';
         memcpy(e->condition + used, s + *i, (size_t)n);
@@ -121,6 +125,17 @@ static int parse_conditions(const char *s, size_t len, size_t *i, const char *na
         while (*i < len && is_space(s[*i]))
             (*i)++;
     }
+}
+
+/* n bytes of s as a malloc'd string, or NULL. */
+static char *dup_n(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d != NULL) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
 }
 
 /* Parses one line (not NUL-terminated: len bytes) into e; 1 for an entry,
@@ -141,27 +156,25 @@ static int parse_line(const char *s, size_t len, const char *name, int line,
         i++;
     memset(e, 0, sizeof *e);
     if (parse_conditions(s, len, &i, name, line, e, err) != 0)
-        return -1;
+        return iohw_baseline_entry_free(e), -1;
     size_t end = len;
     while (end > i && is_space(s[end - 1]))
         end--;
-    if (plen >= sizeof e->pattern)
-        return iohw_error_set(err, "%s:%d: pattern longer than %zu characters", name,
-                              line, sizeof e->pattern - 1);
+    int rc = 1;
     if (i == end)
-        return iohw_error_set(err, "%s:%d: entry '%.*s' has no reason (write "
-                              "'PATTERN  why it fails')", name, line, (int)plen, s + p0);
-    if (end - i >= sizeof e->reason)
-        return iohw_error_set(err, "%s:%d: reason longer than %zu characters", name,
-                              line, sizeof e->reason - 1);
-    for (size_t k = p0; k < end; k++)
+        rc = iohw_error_set(err, "%s:%d: entry '%.*s' has no reason (write "
+                            "'PATTERN  why it fails')", name, line, (int)plen, s + p0);
+    for (size_t k = p0; rc == 1 && k < end; k++)
         if ((unsigned char)s[k] < 0x20 && s[k] != '\t')
-            return iohw_error_set(err, "%s:%d: control character 0x%02x", name, line,
-                                  (unsigned char)s[k]);
-    memcpy(e->pattern, s + p0, plen);
-    memcpy(e->reason, s + i, end - i);
+            rc = iohw_error_set(err, "%s:%d: control character 0x%02x", name, line,
+                                (unsigned char)s[k]);
+    if (rc == 1 && ((e->pattern = dup_n(s + p0, plen)) == NULL ||
+                    (e->reason = dup_n(s + i, end - i)) == NULL))
+        rc = iohw_error_set(err, "%s:%d: out of memory", name, line);
+    if (rc != 1)
+        iohw_baseline_entry_free(e);
     e->line = line;
-    return 1;
+    return rc;
 }
 
 int iohw_baseline_parse(const char *text, const char *name, iohw_baseline *b,
@@ -170,9 +183,12 @@ int iohw_baseline_parse(const char *text, const char *name, iohw_baseline *b,
     memset(b, 0, sizeof *b);
     if (name == NULL)
         name = "baseline";
-    snprintf(b->path, sizeof b->path, "%s", name);
-    if (text == NULL)
+    if ((b->path = strdup(name)) == NULL)
+        return iohw_error_set(err, "%s: out of memory", name);
+    if (text == NULL) {
+        iohw_baseline_free(b);
         return iohw_error_set(err, "%s: no text", name);
+    }
     int cap = 0, line = 0;
     for (const char *s = text; *s != '\0' || line == 0;) {
         const char *nl = strchr(s, '\n');
@@ -189,6 +205,7 @@ int iohw_baseline_parse(const char *text, const char *name, iohw_baseline *b,
                 cap = cap == 0 ? 16 : cap * 2;
                 iohw_baseline_entry *n = realloc(b->entries, (size_t)cap * sizeof *n);
                 if (n == NULL) {
+                    iohw_baseline_entry_free(&e);
                     iohw_baseline_free(b);
                     return iohw_error_set(err, "%s: out of memory", name);
                 }
@@ -234,41 +251,6 @@ int iohw_baseline_load(const char *path, iohw_baseline *b, iohw_error *err)
     return rc;
 }
 
-int iohw_baseline_from_report(const iohw_report *rep, const char *name,
-                              iohw_baseline *b, iohw_error *err)
-{
-    memset(b, 0, sizeof *b);
-    snprintf(b->path, sizeof b->path, "%s", name != NULL ? name : "report");
-    const iohw_run_results *r = &rep->results;
-    int64_t bad = 0;
-    for (int64_t i = 0; i < r->count; i++)
-        bad += iohw_result_status_bad(r->items[i].status);
-    if (bad > INT32_MAX)
-        return iohw_error_set(err, "%s: too many failures for a baseline", b->path);
-    if (bad > 0 && (b->entries = calloc((size_t)bad, sizeof *b->entries)) == NULL)
-        return iohw_error_set(err, "%s: out of memory", b->path);
-    for (int64_t i = 0; i < r->count; i++) {
-        const iohw_result *x = &r->items[i];
-        if (!iohw_result_status_bad(x->status))
-            continue;
-        iohw_baseline_entry *e = &b->entries[b->count++];
-        const char *key = x->case_id[0] != '\0' ? x->case_id : x->file;
-        const char *base = strrchr(b->path, '/');
-        snprintf(e->pattern, sizeof e->pattern, "%.127s", key);
-        snprintf(e->reason, sizeof e->reason, "%s in %.100s: %.250s",
-                 iohw_result_status_name(x->status), base != NULL ? base + 1 : b->path,
-                 x->message);
-        /* One line, no control characters, no white space in the pattern. */
-        for (char *c = e->reason; *c != '\0'; c++)
-            if ((unsigned char)*c < 0x20)
-                *c = ' ';
-        for (char *c = e->pattern; *c != '\0'; c++)
-            if ((unsigned char)*c <= 0x20)
-                *c = '?';
-    }
-    return 0;
-}
-
 int iohw_baseline_write(FILE *f, const iohw_baseline *b)
 {
     fprintf(f, "# iohw baseline (%d entries): CASE_ID_OR_GLOB  reason\n", b->count);
@@ -284,10 +266,13 @@ void iohw_baseline_free(iohw_baseline *b)
 {
     if (b == NULL)
         return;
+    for (int k = 0; k < b->count; k++)
+        iohw_baseline_entry_free(&b->entries[k]);
     free(b->entries);
-    b->entries = NULL;
-    b->count = 0;
+    free(b->path);
+    memset(b, 0, sizeof *b);
 }
+
 
 /* 1 when the entry names this result: its case id, or its file when the
  * result stands for a whole file (no id). */
@@ -300,18 +285,21 @@ static int entry_matches(const iohw_baseline_entry *e, const iohw_result *r)
 int iohw_baseline_entry_applies(const iohw_baseline_entry *e,
                                 const iohw_run_results *r)
 {
-    const char *s = e->condition;
+    const char *s = e->condition != NULL ? e->condition : "";
+    const char *version = r->backend_version != NULL ? r->backend_version : "";
     while (*s != '\0') {
         size_t n = strcspn(s, " ");
-        char word[sizeof e->condition];
-        snprintf(word, sizeof word, "%.*s", (int)n, s);
+        char *word = strndup(s, n);
+        if (word == NULL)
+            return 0;
         int kind = condition_kind(word, n);
         const char *value = kind >= 0 ? word + strlen(CONDITIONS[kind].key) : "";
         int holds = kind == 0   ? iohw_machine_has(&r->machine, value)
                     : kind == 1 ? !iohw_machine_has(&r->machine, value)
-                    : kind == 2 ? strstr(r->backend_version, value) != NULL
-                    : kind == 3 ? strstr(r->backend_version, value) == NULL
+                    : kind == 2 ? strstr(version, value) != NULL
+                    : kind == 3 ? strstr(version, value) == NULL
                                 : 0;
+        free(word);
         if (!holds)
             return 0;
         s += n;

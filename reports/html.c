@@ -47,9 +47,10 @@ static void write_header(FILE *f, const iohw_run_results *r,
 {
     char buf[1024];
     fputs("<header>\n<h1>iohw report: ", f);
-    text(f, r->backend_name[0] != '\0' ? r->backend_name : "backend");
+    text(f, r->backend_name != NULL && r->backend_name[0] != '\0' ? r->backend_name
+                                                                   : "backend");
     fputs(" ", f);
-    text(f, r->backend_version);
+    text(f, r->backend_version != NULL ? r->backend_version : "");
     fprintf(f, "</h1>\n<p><span class=\"verdict %s\">%s</span> %lld cases, %lld "
                "failing</p>\n<dl class=\"info\">\n",
             c->bad > 0 ? "bad" : "ok", c->bad > 0 ? "FAILED" : "PASSED",
@@ -81,9 +82,10 @@ static void write_header(FILE *f, const iohw_run_results *r,
     for (int i = 0; i < o->nsources; i++)
         info_row(f, i == 0 ? "Merged from" : "", o->sources[i]);
     if (o->baseline != NULL) {
-        snprintf(buf, sizeof buf, "%s (%d entries, %lld cases waived)", o->baseline->path,
-                 o->baseline->count, (long long)c->status[IOHW_RESULT_WAIVED]);
-        info_row(f, "Baseline", buf);
+        fputs("<dt>Baseline</dt><dd>", f);
+        text(f, o->baseline->path != NULL ? o->baseline->path : "");
+        fprintf(f, " (%d entries, %lld cases waived)</dd>\n", o->baseline->count,
+                (long long)c->status[IOHW_RESULT_WAIVED]);
     }
     fputs("</dl>\n<p id=\"iohw-ready\" class=\"muted\">The page's script has not "
           "run.</p>\n</header>\n", f);
@@ -414,7 +416,7 @@ int iohw_report_html(FILE *f, const iohw_run_results *r,
         text(f, o->title);
     } else {
         fputs("iohw report: ", f);
-        text(f, r->backend_name);
+        text(f, r->backend_name != NULL ? r->backend_name : "");
     }
     fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", iohw__html_css);
     write_header(f, r, o, &c);

@@ -94,6 +94,22 @@ static int get_text(reader *rd, const iohw__json *o, const char *key,
     return 0;
 }
 
+/* The same into *out, malloc'd to the size it needs (the caller frees
+ * it, also on an error): no limit but the report's. */
+static int get_text_dup(reader *rd, const iohw__json *o, const char *key,
+                        char **out, int required)
+{
+    const iohw__json *v = iohw__json_get(o, key);
+    free(*out);
+    *out = NULL;
+    if (v != NULL && v->type != IOHW__JSON_NULL && v->type != IOHW__JSON_STRING)
+        return bad(rd, v, "member '%s': expected a string", key);
+    if ((v == NULL || v->type == IOHW__JSON_NULL) && required)
+        return bad(rd, o, "member '%s' missing", key);
+    *out = iohw__text_dup(v != NULL && v->type == IOHW__JSON_STRING ? v->string : "");
+    return *out == NULL ? bad(rd, o, "member '%s': out of memory", key) : 0;
+}
+
 static int get_int(reader *rd, const iohw__json *o, const char *key,
                    int64_t lo, int64_t hi, int64_t *out)
 {
@@ -179,10 +195,8 @@ static int read_run(reader *rd, const iohw__json *run)
     const iohw__json *be = iohw__json_get(run, "backend");
     if (be != NULL && be->type != IOHW__JSON_OBJECT)
         return bad(rd, be, "member 'backend': expected an object");
-    if (get_text(rd, be, "name", rep->results.backend_name,
-                 sizeof rep->results.backend_name, 0) != 0 ||
-        get_text(rd, be, "version", rep->results.backend_version,
-                 sizeof rep->results.backend_version, 0) != 0 ||
+    if (get_text_dup(rd, be, "name", &rep->results.backend_name, 0) != 0 ||
+        get_text_dup(rd, be, "version", &rep->results.backend_version, 0) != 0 ||
         get_text(rd, be, "path", text, sizeof text, 0) != 0)
         return -1;
     if (text[0] != '\0' && (o->backend_path = iohw__report_own(rep, strdup(text))) == NULL)
@@ -240,7 +254,7 @@ static int read_baseline(reader *rd, const iohw__json *b)
         return 0;
     if (b->type != IOHW__JSON_OBJECT)
         return bad(rd, b, "expected an object or null");
-    if (get_text(rd, b, "file", bl->path, sizeof bl->path, 0) != 0)
+    if (get_text_dup(rd, b, "file", &bl->path, 0) != 0)
         return -1;
     const iohw__json *es = iohw__json_get(b, "entries");
     if (es == NULL || es->type != IOHW__JSON_ARRAY || es->n > 10000000)
@@ -254,9 +268,10 @@ static int read_baseline(reader *rd, const iohw__json *b)
         snprintf(rd->where, sizeof rd->where, "baseline.entries[%zu]", i);
         if (e->type != IOHW__JSON_OBJECT)
             return bad(rd, e, "expected an object");
-        if (get_text(rd, e, "pattern", be->pattern, sizeof be->pattern, 1) != 0 ||
-            get_text(rd, e, "reason", be->reason, sizeof be->reason, 0) != 0 ||
-            get_text(rd, e, "condition", be->condition, sizeof be->condition, 0) != 0 ||
+        bl->count++;   /* its strings are freed with the baseline */
+        if (get_text_dup(rd, e, "pattern", &be->pattern, 1) != 0 ||
+            get_text_dup(rd, e, "reason", &be->reason, 0) != 0 ||
+            get_text_dup(rd, e, "condition", &be->condition, 0) != 0 ||
             get_int(rd, e, "line", 0, INT32_MAX, &line) != 0 ||
             get_int(rd, e, "matched", 0, INT64_MAX, &be->matched) != 0)
             return -1;
@@ -265,7 +280,6 @@ static int read_baseline(reader *rd, const iohw__json *b)
         if (ap != NULL && ap->type != IOHW__JSON_BOOL && ap->type != IOHW__JSON_NULL)
             return bad(rd, ap, "member 'applies': expected true or false");
         be->inapplicable = ap != NULL && ap->type == IOHW__JSON_BOOL && !ap->boolean;
-        bl->count++;
     }
     rd->rep->options.baseline = bl;
     return 0;
@@ -368,6 +382,8 @@ void iohw_report_free(iohw_report *rep)
         return;
     free(rep->results.items);
     free(rep->results.wall);
+    free(rep->results.backend_name);
+    free(rep->results.backend_version);
     iohw_baseline_free(&rep->baseline);
     for (int i = 0; i < rep->nowned; i++)
         free(rep->owned[i]);

@@ -132,8 +132,9 @@ int iohw_report_markdown(FILE *f, const iohw_run_results *r,
     iohw__count(r, &c);
 
     fputs("### iohw: ", f);
-    iohw__md_cell(f, r->backend_name[0] != '\0' ? r->backend_name : "backend", 100);
-    if (r->backend_version[0] != '\0') {
+    iohw__md_cell(f, r->backend_name != NULL && r->backend_name[0] != '\0'
+                         ? r->backend_name : "backend", 100);
+    if (r->backend_version != NULL && r->backend_version[0] != '\0') {
         fputs(" ", f);
         iohw__md_cell(f, r->backend_version, 128);
     }

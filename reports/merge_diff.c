@@ -17,6 +17,12 @@ typedef struct ref {
     int64_t order;  /* index within the report */
 } ref;
 
+/* s, or "" for NULL (a string not set). */
+static const char *or_empty(const char *s)
+{
+    return s != NULL ? s : "";
+}
+
 static int ref_cmp(const void *pa, const void *pb)
 {
     const ref *a = pa, *b = pb;
@@ -45,10 +51,11 @@ static int merge_info(const iohw_report *const *in, int n, iohw_report *out)
 {
     iohw_report_options *o = &out->options;
     const iohw_report_options *first = &in[0]->options;
-    snprintf(out->results.backend_name, sizeof out->results.backend_name, "%s",
-             in[0]->results.backend_name);
-    snprintf(out->results.backend_version, sizeof out->results.backend_version, "%s",
-             in[0]->results.backend_version);
+    const iohw_run_results *r0 = &in[0]->results;
+    if ((out->results.backend_name = strdup(r0->backend_name ? r0->backend_name : "")) == NULL ||
+        (out->results.backend_version =
+             strdup(r0->backend_version ? r0->backend_version : "")) == NULL)
+        return -1;
     out->results.machine = in[0]->results.machine; /* the first report's */
     o->jobs = first->jobs;
     o->timeout = first->timeout;
@@ -103,17 +110,19 @@ static int merge_baselines(const iohw_report *const *in, int n, iohw_report *out
         return -1;
     for (int i = 0; i < n; i++) {
         const iohw_baseline *x = &in[i]->baseline;
-        if (b->path[0] == '\0')
-            snprintf(b->path, sizeof b->path, "%s", x->path);
+        if (b->path == NULL && x->path != NULL && (b->path = strdup(x->path)) == NULL)
+            return -1;
         for (int k = 0; k < x->count; k++) {
             const iohw_baseline_entry *e = &x->entries[k];
             int j = 0;
             while (j < b->count && (strcmp(b->entries[j].pattern, e->pattern) != 0 ||
                                     strcmp(b->entries[j].reason, e->reason) != 0))
                 j++;
-            if (j == b->count)
-                b->entries[b->count++] = *e;
-            else
+            if (j == b->count) {
+                if (iohw_baseline_entry_copy(&b->entries[j], e) != 0)
+                    return -1;
+                b->count++;
+            } else
                 b->entries[j].matched += e->matched;
         }
     }
@@ -131,14 +140,16 @@ int iohw_report_merge(const iohw_report *const *in, int n, iohw_report *out,
         return iohw_error_set(err, "merge: no reports");
     int64_t total = 0;
     for (int i = 0; i < n; i++) {
-        if (strcmp(in[i]->results.backend_name, in[0]->results.backend_name) != 0 ||
-            strcmp(in[i]->results.backend_version, in[0]->results.backend_version) != 0)
+        if (strcmp(or_empty(in[i]->results.backend_name),
+                   or_empty(in[0]->results.backend_name)) != 0 ||
+            strcmp(or_empty(in[i]->results.backend_version),
+                   or_empty(in[0]->results.backend_version)) != 0)
             return iohw_error_set(err, "merge: report %d is of backend '%s' %s, report 1 "
                                   "of '%s' %s: only runs of one backend merge", i + 1,
-                                  in[i]->results.backend_name,
-                                  in[i]->results.backend_version,
-                                  in[0]->results.backend_name,
-                                  in[0]->results.backend_version);
+                                  or_empty(in[i]->results.backend_name),
+                                  or_empty(in[i]->results.backend_version),
+                                  or_empty(in[0]->results.backend_name),
+                                  or_empty(in[0]->results.backend_version));
         total += in[i]->results.count;
     }
     out->version = IOHW_REPORT_VERSION;

@@ -26,22 +26,24 @@
 
 typedef struct iohw_report iohw_report;  /* a JSON report read back, below */
 
-/* One line of a baseline file: `CASE_ID_OR_GLOB  reason...`. */
+/* One line of a baseline file: `CASE_ID_OR_GLOB  reason...`.  The strings
+ * have no fixed size: each is malloc'd, owned by the baseline (freed by
+ * iohw_baseline_free) and never NULL in an entry iohw makes. */
 typedef struct iohw_baseline_entry {
-    char pattern[128];  /* a case id or an fnmatch glob */
-    char reason[384];
+    char *pattern;      /* a case id or an fnmatch glob */
+    char *reason;
     int line;           /* line in the baseline file; 0 when unknown */
     int64_t matched;    /* failing results this entry waived */
     /* Appended: the entry's conditions ("cpu=avx512_bf16 version~1.13"),
      * "" when it holds everywhere, and whether they failed to hold in the
      * last iohw_baseline_apply (such an entry waives nothing and is not
      * stale). */
-    char condition[128];
+    char *condition;
     int inapplicable;
 } iohw_baseline_entry;
 
 typedef struct iohw_baseline {
-    char path[512];
+    char *path;                    /* malloc'd; NULL when not named */
     iohw_baseline_entry *entries;  /* malloc'd; NULL when count is 0 */
     int count;
 } iohw_baseline;
@@ -65,7 +67,14 @@ int iohw_baseline_from_report(const iohw_report *rep, const char *name,
 /* Writes a baseline in the file format (a comment line, then one entry per
  * line); 0, or -1 on a write error. */
 int iohw_baseline_write(FILE *f, const iohw_baseline *b);
+/* Frees the entries, their strings and the path; *b is then empty. */
 void iohw_baseline_free(iohw_baseline *b);
+/* A copy of src's strings into dst (matched, line and inapplicable too);
+ * 0, or -1 when memory runs out (dst then holds no memory). */
+int iohw_baseline_entry_copy(iohw_baseline_entry *dst,
+                             const iohw_baseline_entry *src);
+/* Frees an entry's strings (the entry itself belongs to its baseline). */
+void iohw_baseline_entry_free(iohw_baseline_entry *e);
 
 /* Waives known failures: every FAIL, ERROR, CRASH, TIMEOUT or INVALID whose
  * case id (or, for an entry without an id, whose file) matches an entry's

@@ -30,6 +30,9 @@ size_t iohw__utf8_next(const unsigned char *s, size_t n, uint32_t *cp);
  * written from n - 1 bytes always reads back into n.  0, or -1 when even
  * that does not fit (buf is then ""). */
 int iohw__text_fit(const char *s, char *buf, size_t n);
+/* The same into a malloc'd string of the size it needs (no limit); NULL
+ * when memory runs out. */
+char *iohw__text_dup(const char *s);
 
 /* Writes s as a JSON string, quotes included: RFC 8259 escapes, \u00XX for
  * other control characters, U+FFFD for bytes that are not UTF-8, and "<\/"

@@ -84,6 +84,20 @@ int iohw__text_fit(const char *s, char *buf, size_t n)
     return -1;
 }
 
+char *iohw__text_dup(const char *s)
+{
+    size_t len = strlen(s != NULL ? s : "");
+    if (len > (SIZE_MAX - 1) / 3)
+        return NULL;
+    /* A byte that is not UTF-8 becomes U+FFFD: 3 bytes at most per byte. */
+    char *buf = malloc(3 * len + 1);
+    if (buf != NULL && iohw__text_fit(s != NULL ? s : "", buf, 3 * len + 1) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
 /* --- JSON ---------------------------------------------------------------- */
 
 void iohw__json_string(FILE *f, const char *s)

@@ -14,6 +14,8 @@ void iohw_run_results_free(iohw_run_results *r)
         return;
     free(r->items);
     free(r->wall);
+    free(r->backend_name);
+    free(r->backend_version);
     memset(r, 0, sizeof *r);
 }
 

@@ -24,8 +24,10 @@ typedef struct iohw_run_results {
                                    listing the cases; NULL when count is 0 */
     int64_t resumed;            /* items taken from the journal */
     /* What ran, where, how long. */
-    char backend_name[128];
-    char backend_version[128];
+    /* malloc'd by iohw, whole (no fixed size), freed by
+     * iohw_run_results_free; NULL reads as "". */
+    char *backend_name;
+    char *backend_version;
     iohw_machine machine;       /* the machine the run happened on */
     double seconds;             /* wall time of the whole run */
     /* The run's options the results are read with: allow_empty for the

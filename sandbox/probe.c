@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -49,22 +50,31 @@ static int send_str(int fd, const char *text)
     return send_full(fd, &len, sizeof len) != 0 || send_full(fd, text, len) != 0 ? -1 : 0;
 }
 
-/* At most max - 1 bytes of text: a backend's name or version longer than
- * the probe keeps is cut, not an error. */
-static int send_cut(int fd, const char *text, size_t max)
-{
-    uint32_t len = (uint32_t)strnlen(text, max - 1);
-    return send_full(fd, &len, sizeof len) != 0 || send_full(fd, text, len) != 0 ? -1 : 0;
-}
-
-static int recv_str(int fd, char *buf, size_t n)
+/* A string of at most IOHW_PROBE_TEXT_MAX bytes into *out (malloc'd);
+ * 0, 1 when the child announced a longer one, -1 when the socket failed. */
+static int recv_str(int fd, char **out)
 {
     uint32_t len = 0;
-    if (iohw__read_full(fd, &len, sizeof len) != 1 || len >= n
-        || (len > 0 && iohw__read_full(fd, buf, len) != 1))
+    free(*out);
+    *out = NULL;
+    if (iohw__read_full(fd, &len, sizeof len) != 1)
         return -1;
-    buf[len] = '\0';
+    if (len > IOHW_PROBE_TEXT_MAX)
+        return 1;
+    if ((*out = malloc((size_t)len + 1)) == NULL
+        || (len > 0 && iohw__read_full(fd, *out, len) != 1))
+        return -1;
+    (*out)[len] = '\0';
     return 0;
+}
+
+/* Frees the strings (the backend's too). */
+static void free_strings(iohw_probe *pr)
+{
+    free(pr->backend);
+    free(pr->name);
+    free(pr->version);
+    pr->backend = pr->name = pr->version = NULL;
 }
 
 static int child(void *arg, const int *fds)
@@ -80,10 +90,8 @@ static int child(void *arg, const int *fds)
         send_str(fd, err.msg);
         iohw__exit_child(0);
     }
-    const iohw_probe *pr = NULL;
-    if (send_cut(fd, lb.table->name ? lb.table->name : "?", sizeof pr->name) != 0
-        || send_cut(fd, lb.table->version ? lb.table->version : "?",
-                    sizeof pr->version) != 0)
+    if (send_str(fd, lb.table->name ? lb.table->name : "?") != 0
+        || send_str(fd, lb.table->version ? lb.table->version : "?") != 0)
         iohw__exit_child(1);
     iohw_problem p;
     while (iohw__read_full(fd, &p, sizeof p) == 1) {
@@ -142,30 +150,40 @@ int iohw_probe_start(const char *backend, iohw_probe *pr, iohw_error *err)
     pr->fd = -1;
     if (backend == NULL || backend[0] == '\0')
         return iohw_error_set(err, "no backend given (--backend LIB.so)");
-    snprintf(pr->backend, sizeof pr->backend, "%s", backend);
+    if ((pr->backend = strdup(backend)) == NULL)
+        return iohw_error_set(err, "backend '%s': out of memory", backend);
     iohw_spawn sp = {.nends = 1, .ends = {IOHW_SPAWN_SOCKET}, .cloexec = 1,
                      .quiet = 1};
-    if (iohw_spawn_start(&sp, child, (void *)backend) != 0)
-        return iohw_error_set(err, "backend '%s': %s: %s", backend, sp.failed,
-                              strerror(errno));
+    if (iohw_spawn_start(&sp, child, (void *)backend) != 0) {
+        iohw_error_set(err, "backend '%s': %s: %s", backend, sp.failed,
+                       strerror(errno));
+        return free_strings(pr), -1;
+    }
     pr->pid = sp.pid;
     pr->fd = sp.fd[0];
 
     uint32_t ok = 0;
-    char text[IOHW_ERROR_MAX] = "";
-    if (wait_readable(pr->fd) != 0 || iohw__read_full(pr->fd, &ok, sizeof ok) != 1
-        || (ok ? recv_str(pr->fd, pr->name, sizeof pr->name) != 0
-                 || recv_str(pr->fd, pr->version, sizeof pr->version) != 0
-               : recv_str(pr->fd, text, sizeof text) != 0)) {
+    char *text = NULL;
+    int rc = -1;
+    if (wait_readable(pr->fd) == 0 && iohw__read_full(pr->fd, &ok, sizeof ok) == 1)
+        rc = !ok ? recv_str(pr->fd, &text)
+             : (rc = recv_str(pr->fd, &pr->name)) != 0 ? rc
+                                                      : recv_str(pr->fd, &pr->version);
+    if (rc != 0) {
         char how[256];
         kill_child(pr, how, (int)sizeof how);
+        free(text);
+        free_strings(pr);
         return iohw_error_set(err, "cannot load backend '%s': the process loading it %s",
-                              backend, how[0] ? how : "did not answer");
+                              backend, rc > 0 ? "sent a name, version or message longer "
+                              "than 1 MiB" : how[0] ? how : "did not answer");
     }
     if (ok)
         return 0;
     iohw_probe_stop(pr);
-    return iohw_error_set(err, "%s", text);
+    iohw_error_set(err, "%s", text);
+    free(text);
+    return -1;
 }
 
 int iohw_probe_supports(iohw_probe *pr, const iohw_problem *p, iohw_error *err)
@@ -194,4 +212,5 @@ void iohw_probe_stop(iohw_probe *pr)
     if (pr->pid > 0)
         iohw_spawn_wait(pr->pid, IOHW_PROBE_TIMEOUT);
     pr->pid = 0;
+    free_strings(pr);
 }

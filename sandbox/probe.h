@@ -16,15 +16,19 @@
 
 /* Seconds one supports() call may take before the child is killed. */
 #define IOHW_PROBE_TIMEOUT 30
+/* The longest name, version or loader message the child may send (1 MiB):
+ * a longer one is refused as garbage, with a message, never cut. */
+#define IOHW_PROBE_TEXT_MAX ((uint32_t)1 << 20)
 
 typedef struct iohw_probe {
     pid_t pid;          /* the child; 0 when stopped */
     int fd;             /* our end of the socket */
     int64_t calls;      /* supports() calls answered */
     int64_t claimed;    /* of those, IOHW_OK */
-    char backend[1024];
-    char name[128];     /* the backend's name and version, cut to fit */
-    char version[128];
+    /* malloc'd, whole (no fixed size); freed by iohw_probe_stop */
+    char *backend;
+    char *name;         /* the backend's name and version */
+    char *version;
 } iohw_probe;
 
 /* Starts the child, loads the backend in it and learns its name and
@@ -38,7 +42,8 @@ int iohw_probe_start(const char *backend, iohw_probe *pr, iohw_error *err);
 int iohw_probe_supports(iohw_probe *pr, const iohw_problem *p,
                         iohw_error *err);
 
-/* Ends the child (unloads the backend) and waits for it.  Safe twice. */
+/* Ends the child (unloads the backend), waits for it and frees the
+ * strings.  Safe twice. */
 void iohw_probe_stop(iohw_probe *pr);
 
 #endif

@@ -74,8 +74,8 @@ Test(html_chromium, renders_a_hostile_report_without_errors, .timeout = 300)
     /* A descriptor that does not parse must not break the page either. */
     snprintf(it[5].descriptor, sizeof it[5].descriptor, "ci=</script>");
     iohw_run_results r = {.items = it, .count = N, .seconds = 4.2};
-    snprintf(r.backend_name, sizeof r.backend_name, "<i>naive</i>");
-    snprintf(r.backend_version, sizeof r.backend_version, "1.0 \"q\"");
+    r.backend_name = "<i>naive</i>";
+    r.backend_version = "1.0 \"q\"";
     iohw_baseline bl;
     cr_assert_eq(iohw_baseline_parse("stale.one <b>reason</b>\n", "bl.txt", &bl, NULL), 0);
 
@@ -126,7 +126,7 @@ Test(html_chromium, renders_a_verdict_with_a_long_repro_and_meaning, .timeout = 
                         "/a-folder-name-with-no-space-to-break-at");
     snprintf(path + len, sizeof path - (size_t)len, "/libmine.so");
     iohw_run_results r = {.items = it, .count = N, .seconds = 1.0};
-    snprintf(r.backend_name, sizeof r.backend_name, "mine");
+    r.backend_name = "mine";
 
     char html[512], png[512];
     snprintf(html, sizeof html, "%s/chromium-long-%d.html", IOHW_TEST_TMP, (int)getpid());

@@ -111,15 +111,12 @@ Test(baseline, rejects_entries_without_a_reason_naming_the_line)
     cr_expect_eq(iohw_baseline_parse("# x\nct2d.basic.0002   \n", "bl.txt", &b, &err), -1);
     cr_expect_not_null(strstr(err.msg, "bl.txt:2:"), "%s", err.msg);
     cr_expect_not_null(strstr(err.msg, "no reason"), "%s", err.msg);
-    char long_pattern[300];
-    memset(long_pattern, 'p', 200);
-    strcpy(long_pattern + 200, " why\n");
-    cr_expect_eq(iohw_baseline_parse(long_pattern, "bl.txt", &b, &err), -1);
     cr_expect_eq(iohw_baseline_parse("a why\x01\n", "bl.txt", &b, &err), -1);
     cr_expect_eq(iohw_baseline_load("/nonexistent/baseline.txt", &b, &err), -1);
     cr_expect_not_null(strstr(err.msg, "/nonexistent/baseline.txt"), "%s", err.msg);
     cr_expect_eq(iohw_baseline_parse("", "empty", &b, &err), 0);
     cr_expect_eq(b.count, 0);
+    iohw_baseline_free(&b);
 }
 
 Test(baseline, loads_a_file_and_refuses_nul_bytes)

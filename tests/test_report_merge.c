@@ -56,8 +56,8 @@ static iohw_run_results subset(iohw_result *buf, int (*keep)(int), const char *v
     for (int i = 0; i < NCASES; i++)
         if (keep(i))
             buf[r.count++] = all[i];
-    snprintf(r.backend_name, sizeof r.backend_name, "naive");
-    snprintf(r.backend_version, sizeof r.backend_version, "%s", version);
+    r.backend_name = "naive";
+    r.backend_version = (char *)version;
     r.seconds = 1.5;
     return r;
 }

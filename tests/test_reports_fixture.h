@@ -80,8 +80,8 @@ static inline iohw_run_results sample(void)
     memset(&r, 0, sizeof r);
     r.items = items;
     r.count = 8;
-    snprintf(r.backend_name, sizeof r.backend_name, "naive");
-    snprintf(r.backend_version, sizeof r.backend_version, "1.0");
+    r.backend_name = "naive";
+    r.backend_version = "1.0";
     r.seconds = 2.5;
     return r;
 }
@@ -130,8 +130,8 @@ static inline iohw_run_results machine_sample(void)
     one_result = make("ct1d.basic.0001", "suite/a.h5", D1, IOHW_RESULT_FAIL);
     r.items = &one_result;
     r.count = 1;
-    snprintf(r.backend_name, sizeof r.backend_name, "onednn");
-    snprintf(r.backend_version, sizeof r.backend_version, "oneDNN 2.6.3 (C API)");
+    r.backend_name = "onednn";
+    r.backend_version = "oneDNN 2.6.3 (C API)";
     snprintf(r.machine.cpu, sizeof r.machine.cpu, "Test CPU <9000> & co");
     snprintf(r.machine.features, sizeof r.machine.features,
              "fma f16c avx2 avx512f avx512bw avx512_bf16");

@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* Its conditions are evaluated against a machine and a version. */
         iohw_run_results r;
         memset(&r, 0, sizeof r);
-        snprintf(r.backend_version, sizeof r.backend_version, "oneDNN 2.6.3 (ISA avx2)");
+        r.backend_version = "oneDNN 2.6.3 (ISA avx2)";
         snprintf(r.machine.features, sizeof r.machine.features, "fma avx2 avx512_vnni");
         iohw_baseline_apply(&b, &r);
         FUZZ_ASSERT(iohw_baseline_stale_count(&b) <= b.count);
