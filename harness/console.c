@@ -128,6 +128,17 @@ void iohw_console_start(iohw_console *c, int mode, int blocks,
 
 /* 1 when r's block is to be printed: the first of its group, or one of the
  * `show` blocks beyond the first ones (counted here). */
+
+/* The case in the other tools' terms (specification section 14): the
+ * command that prints it, FILE:CASE quoted for the shell. */
+static void print_as_line(FILE *out, const iohw_result *r)
+{
+    fputs("  in other tools: iohw show --as FORMAT '", out);
+    for (const char *c = r->file; *c != '\0'; c++)
+        fputs(*c == '\'' ? "'\\''" : (char[]){*c, '\0'}, out);
+    fprintf(out, ":%s' (FORMAT: benchdnn, torch, or onnx -o DIR)\n", r->case_id);
+}
+
 static int block_wanted(iohw_console *c, const iohw_result *r)
 {
     char label[sizeof c->groups[0]];
@@ -237,6 +248,8 @@ void iohw_console_block_repro(FILE *out, const iohw_repro_options *o,
     iohw__console_points(out, r);
     if (iohw_repro_format(o, r, repro, (int)sizeof repro) >= 0)
         fprintf(out, "  __REPRO: %s\n", repro);
+    if (r->case_id[0] != '\0')
+        print_as_line(out, r);
 }
 
 /* --- the summary --------------------------------------------------------- */

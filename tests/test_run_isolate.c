@@ -42,6 +42,11 @@ Test(run_isolate, a_poisoned_worker_crashes_the_next_case_without_it)
     cr_expect_eq(rc, 1, "status %d: %s", rc, out);
     expect_contains(out, "CRASH c.2 (");
     expect_contains(out, "PASS 3, CRASH 1");
+    /* The failure block offers the case in other tools' terms. */
+    char as[700];
+    snprintf(as, sizeof as, "  in other tools: iohw show --as FORMAT '%s:c.2' (FORMAT: "
+             "benchdnn, torch, or onnx -o DIR)\n", file);
+    expect_contains(out, as);
     free(out);
 }
 
