@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,6 +30,7 @@
 const char iohw_cli_show_help[] =
     "Usage: iohw show FILE[:CASE_ID] [FILE[:CASE_ID] ...]\n"
     "       iohw show DIR\n"
+    "       iohw show --as FORMAT FILE[:CASE_ID] [-o DIR]\n"
     "\n"
     "Prints every case of FILE, or only CASE_ID: its id, descriptor and tags,\n"
     "the problem's attributes, the shape and layout of every dataset, terms_max,\n"
@@ -49,6 +51,11 @@ const char iohw_cli_show_help[] =
     "  FILE[:CASE_ID]   a case file, optionally one case of it (required;\n"
     "                   default: every case)\n"
     "  DIR              a suite directory\n"
+    "  --as FORMAT      hand one case back in another tool's language:\n"
+    "                   onnx (with -o DIR: a node-test folder, model.onnx and\n"
+    "                   test_data_set_0/*.pb), torch (a PyTorch snippet),\n"
+    "                   benchdnn (oneDNN benchdnn's command line; not for\n"
+    "                   quantized cases: specification section 14)\n"
     "  -h, --help       this text\n"
     "\n"
     "Each FILE or DIR is read in a child process with a time limit (5 s and\n"
@@ -63,7 +70,8 @@ const char iohw_cli_show_help[] =
     "Example:\n"
     "  iohw show case.h5\n"
     "  iohw show case.h5:problem.0\n"
-    "  iohw show suite/\n";
+    "  iohw show suite/\n"
+    "  iohw show --as torch case.h5:problem.0 > repro.py\n";
 
 static void print_axes(const char *name, const int64_t *v, uint32_t rank)
 {
@@ -372,6 +380,14 @@ static int show_guarded(const char *arg, int *first)
     int rc = 0;
     if (out.output_len > 0 && out.output[0] == '1')
         *first = 0;
+    if (out.end == IOHW_GUARD_SIGNALED && out.signal == SIGPIPE) {
+        /* Whoever read the output stopped reading (`| head`): nothing is
+         * wrong with the file; stop as a filter does. */
+        iohw_guard_outcome_free(&out);
+        signal(SIGPIPE, SIG_DFL);
+        raise(SIGPIPE);
+        return -1;
+    }
     if (out.end != IOHW_GUARD_EXITED || out.output_len == 0) {
         char why[IOHW_ERROR_MAX];
         fflush(stdout);
@@ -394,7 +410,6 @@ int iohw_cli_show(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (iohw_cli_is_help(argv[i])) {
             fputs(iohw_cli_show_help, stdout);
-            fputs(iohw__show_as_help, stdout);
             return IOHW_EXIT_OK;
         }
         if (strncmp(argv[i], "--as", 4) == 0 && (argv[i][4] == '\0' || argv[i][4] == '='))

@@ -111,14 +111,6 @@ static int tensors(const iohw_case *c, iohw__show_as_case *k, iohw_error *err)
     return 0;
 }
 
-const char iohw__show_as_help[] =
-    "\n"
-    "Usage: iohw show --as FORMAT FILE[:CASE_ID] [-o DIR]\n"
-    "  --as FORMAT      hand one case back in another tool's language:\n"
-    "                   onnx (with -o DIR: a node-test folder, model.onnx and\n"
-    "                   test_data_set_0/*.pb), torch (a PyTorch snippet),\n"
-    "                   benchdnn (oneDNN benchdnn's command line; not for\n"
-    "                   quantized cases: specification section 14)\n";
 
 /* The case FILE:CASE (or FILE's only case) through row r. */
 static int show_as_case(const show_as_row *r, const char *arg, const char *out_dir)

@@ -27,8 +27,6 @@ typedef struct iohw__show_as_case {
 int iohw__show_as_onnx(const iohw__show_as_case *k, FILE *out, iohw_error *err);
 int iohw__show_as_torch(const iohw__show_as_case *k, FILE *out, iohw_error *err);
 
-/* The lines of `iohw show --help` on --as. */
-extern const char iohw__show_as_help[];
 
 /* `iohw show --as ...`: called by iohw_cli_show when --as is given. */
 int iohw__show_as(int argc, char **argv);

@@ -107,3 +107,33 @@ Test(import_benchdnn, dry_run_writes_nothing_and_large_layers_are_skipped)
     expect_contains(out, "unknown format 'onnx-or-so' (onnx, benchdnn)");
     free(out);
 }
+
+/* tests/benchdnn/deconv_batch: 22 deconvolution lines in benchdnn's syntax
+ * (grouped, depthwise, dilated, 1x1, 1-d, 3-d, an end padding that is
+ * iohw's output_padding; FWD_B, FWD_D, BWD_D, BWD_W, BWD_WB) import as 38
+ * cases and run against the oneDNN adapter when it is built.  oneDNN's
+ * numbers are a finding, not this test's verdict: only the harness's side
+ * (every case run, none an ERROR or CRASH) is asserted. */
+Test(import_benchdnn, a_batch_file_of_every_direction_runs_against_onednn)
+{
+    char *out = NULL;
+    make_dir();
+    int rc = iohw_test_sh(&out, "'%s' import benchdnn '%s/tests/benchdnn/deconv_batch' "
+                          "-o '%s/batch.h5' | tail -1", IOHW_BIN, IOHW_SOURCE_DIR, dir);
+    cr_assert_eq(rc, 0, "status %d: %s", rc, out);
+    expect_contains(out, "wrote 38 case(s)");
+    free(out);
+    rc = iohw_test_sh(&out, "'%s' show '%s/batch.h5' | grep -c 'dir=bwd_d'", IOHW_BIN, dir);
+    cr_expect(out != NULL && atoi(out) == 6, "BWD_D cases: %s", out);
+    free(out);
+    if (access(IOHW_BACKEND_DIR "/libiohw_onednn.so", R_OK) != 0)
+        cr_skip_test("the oneDNN adapter is not built");
+    rc = iohw_test_sh(&out, "'%s' run --backend '%s/libiohw_onednn.so' '%s/batch.h5' --quiet",
+                      IOHW_BIN, IOHW_BACKEND_DIR, dir);
+    cr_expect(rc == 0 || rc == 1, "status %d: %s", rc, out);
+    expect_contains(out, "total              38");
+    expect_contains(out, "ERROR               0");
+    expect_contains(out, "CRASH               0");
+    cr_log_info("%s", out);
+    free(out);
+}

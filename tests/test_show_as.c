@@ -100,7 +100,7 @@ Test(show_as, unknown_formats_and_missing_folders_are_named)
                  TMP, IOHW_BIN, TMP);
     int rc = iohw_test_sh(&out, "'%s' show --as tflite '%s/u.h5'", IOHW_BIN, TMP);
     cr_expect_eq(rc, 2);
-    cr_expect(strstr(out, "--as 'tflite': unknown format (onnx, torch)") != NULL, "%s", out);
+    cr_expect(strstr(out, "--as 'tflite': unknown format (onnx, torch, benchdnn)") != NULL, "%s", out);
     free(out);
     rc = iohw_test_sh(&out, "'%s' show --as onnx '%s/u.h5'", IOHW_BIN, TMP);
     cr_expect_eq(rc, 2);
@@ -112,5 +112,30 @@ Test(show_as, unknown_formats_and_missing_folders_are_named)
     cr_expect_eq(rc, 2);
     cr_expect(strstr(out, "case 'problem.0' is bf16: ConvTranspose of opset 11 takes float16, "
                           "float and double only") != NULL, "%s", out);
+    free(out);
+}
+
+/* A user hands a failure back: the first ten cases of smoke that the I/O
+ * exchange fault (backends/faults/io_swap.c) fails, each as a PyTorch
+ * snippet, reproduce the oracle's expected output. */
+Test(show_as, snippets_of_ten_failing_seeded_fault_cases_reproduce_the_oracle)
+{
+    skip_without("torch");
+    skip_without("h5py");
+    char *out = NULL;
+    iohw_test_sh(NULL, "mkdir -p '%s'", TMP);
+    iohw_test_smoke(IOHW_BIN, TMP "/smoke");
+    iohw_test_sh(&out, "'%s' run --backend '%s/libiohw_fault_io_swap.so' '%s/smoke' "
+                 "--no-diagnose --jobs 2 2>&1 | grep '^FAIL ct' | head -10 | "
+                 "sed 's/^FAIL \\([^ ]*\\) (\\(.*\\))$/\\2:\\1/' > '%s/failing.txt'; "
+                 "wc -l < '%s/failing.txt'", IOHW_BIN, IOHW_BACKEND_DIR, TMP, TMP, TMP);
+    cr_assert(out != NULL && atoi(out) == 10, "failing cases: %s", out);
+    free(out);
+    int rc = iohw_test_sh(&out, "n=0; while read -r c; do '%s' show --as torch \"$c\" > "
+                          "'%s/f.py' && %s '%s/f.py' || exit 1; n=$((n+1)); done < "
+                          "'%s/failing.txt'; echo \"reproduced $n\"", IOHW_BIN, TMP, PY, TMP,
+                          TMP);
+    cr_expect_eq(rc, 0, "%s", out);
+    cr_expect(strstr(out, "reproduced 10") != NULL, "%s", out);
     free(out);
 }

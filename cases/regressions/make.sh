@@ -34,7 +34,7 @@ out=${2:-$here}
 # without VNNI (AVX2, AVX-512 without VNNI): s8 weights halved with s8 x
 # (O5) and u8 x s8 pairs saturated at int16 (O6).
 "$iohw" gen --id onednn-quant -o "$out/onednn-quant.h5" \
-  --problem 'ci=1 co=1 in=8 k=1 dt=s8 wdt=s8 ydt=s8 zp=0,0,1 round=half_even m=scales sx=0.5 sy=1 fill=qrandom seed=6' \
+  --problem 'ci=1 co=1 in=8 k=1 dt=s8 wdt=s8 ydt=s8 zp=0,0,1 round=half_even m=scales sx=0.5 fill=qrandom seed=6' \
   --problem 'ci=1 co=1 in=8 k=1 dt=s8 wdt=s8 ydt=s32 fill=qrandom seed=1' \
   --problem 'ci=4 co=1 in=8 k=1 dt=u8 wdt=s8 ydt=s32 fill=qrandom seed=2'
 

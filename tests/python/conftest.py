@@ -7,7 +7,7 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
-sys.path[:0] = [os.path.join(TOP, "python"), os.path.join(TOP, "python", "examples")]
+sys.path[:0] = [os.path.join(TOP, "python"), os.path.join(TOP, "examples", "python")]
 
 PROBLEMS = [
     "ci=2 co=3 in=4x4 k=3x3 s=2x2 dt=f32 xl=NHWC wl=OIHW fill=normal seed=1",

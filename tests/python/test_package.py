@@ -98,3 +98,11 @@ def test_flipped_kernel_diagnosed(casefile):
     assert v.status == "FAIL"
     assert "kernel flipped" in v.diagnosis
     assert "diagnosis: matches the oracle with kernel flipped" in v.block
+
+
+def test_io_exchange_diagnosed(casefile):
+    # The I/O exchange (TVM's layout bug) on a case stored in IOHW.
+    c = iohw.open_suite(casefile).case("problem.2")
+    v = iohw.check(c, ref.conv_transpose(c.x, c.w, c.bias, swap_io=True, **c.attrs))
+    assert v.status == "FAIL"
+    assert "weight I and O exchanged" in v.diagnosis

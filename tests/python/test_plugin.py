@@ -23,6 +23,11 @@ def test_flipped(case):
         raise iohw.Unsupported("forward only here")
     case.check(ref.conv_transpose(case.x, case.w, case.bias,
                                   flip_kernel=True, **case.attrs))
+
+@iohw.pytest.cases(%(path)r, filter="dt=f64")
+def test_swapped(case):
+    case.check(ref.conv_transpose(case.x, case.w, case.bias,
+                                  swap_io=True, **case.attrs))
 '''
 
 
@@ -31,7 +36,7 @@ def inner(tmp_path, casefile, *args):
     env = dict(os.environ)
     env["IOHW_ISOLATE_TIMEOUT"] = "300"   # a loaded machine is no failure
     env["PYTHONPATH"] = os.pathsep.join(
-        [os.path.join(TOP, "python"), os.path.join(TOP, "python", "examples")])
+        [os.path.join(TOP, "python"), os.path.join(TOP, "examples", "python")])
     p = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
                         "-p", "iohw.pytest_plugin", "-rs", "-v"] + list(args)
                        + [str(tmp_path / "test_inner.py")],
@@ -113,3 +118,10 @@ def test_xdist(tmp_path, casefile):
     assert rc == 1, out
     assert "2 failed, 1 skipped" in out
     assert "kernel flipped" in out
+
+
+def test_io_exchange_through_the_plugin(tmp_path, casefile):
+    rc, out = inner(tmp_path, casefile, "-k", "swapped")
+    assert rc == 1, out
+    assert "test_swapped[problem.2] FAILED" in out
+    assert "diagnosis: matches the oracle with weight I and O exchanged" in out

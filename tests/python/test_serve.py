@@ -21,6 +21,7 @@ def conv(case):
         raise ValueError("no f64 today")
     return ref.conv_transpose(case.x, case.w, case.bias,
                               flip_kernel=bool(os.environ.get("SERVE_TEST_FLIP")),
+                              swap_io=bool(os.environ.get("SERVE_TEST_SWAP")),
                               **case.attrs)
 
 iohw.serve(conv, describe={"name": "numpy-ref", "version": "1"})
@@ -34,7 +35,7 @@ def run(tmp_path, casefile, protocol, **env_extra):
     env = dict(os.environ)
     env.update(env_extra)
     env["PYTHONPATH"] = os.pathsep.join(
-        [os.path.join(TOP, "python"), os.path.join(TOP, "python", "examples")])
+        [os.path.join(TOP, "python"), os.path.join(TOP, "examples", "python")])
     env["IOHW_EXEC_COMMAND"] = "%s %s" % (sys.executable, prog)
     env["IOHW_EXEC_PROTOCOL"] = protocol
     report = str(tmp_path / "r.json")
@@ -70,3 +71,10 @@ def test_exception_is_an_error(tmp_path, casefile):
     assert rows["problem.2"]["status"] == "ERROR"
     assert "ValueError: no f64 today" in rows["problem.2"]["message"]
     assert rows["problem.0"]["status"] == "PASS"
+
+
+def test_io_exchange_fails_protocol_2(tmp_path, casefile):
+    rc, rows, out = run(tmp_path, casefile, "2", SERVE_TEST_SWAP="1")
+    assert rc == 1, out
+    assert rows["problem.2"]["status"] == "FAIL"
+    assert "weight I and O exchanged" in rows["problem.2"]["diagnosis"]

@@ -4,14 +4,28 @@ w (C_in, C_out/G, kernel), bias (C_out) or None.  Float cases only.
 
 flip_kernel=True is a seeded fault (the taps read in reverse, the
 gradient-of-convolution view): iohw's judge names it "kernel flipped".
+swap_io=True is another (the I/O exchange: w's buffer read as
+(C_out, C_in/G, kernel), the TVM layout bug): "weight I and O exchanged".
 """
 import itertools
 
 import numpy as np
 
 
+def _read_as_oi(w, cin, cout, groups):
+    """The weights a kernel uses when it reads w's buffer as
+    (C_out, C_in/G, kernel): per group, I and O exchanged."""
+    cg, mg = cin // groups, cout // groups
+    wo = w.reshape((cout, cg) + w.shape[2:])
+    eff = np.empty_like(w)
+    for g in range(groups):
+        eff[g * cg:(g + 1) * cg] = wo[g * mg:(g + 1) * mg].swapaxes(0, 1)
+    return eff
+
+
 def conv_transpose(x, w, bias, stride, dilation, pad_begin, pad_end,
-                   output_padding, groups, out_size, flip_kernel=False):
+                   output_padding, groups, out_size, flip_kernel=False,
+                   swap_io=False):
     rank = x.ndim - 2
     n, cin = x.shape[:2]
     mg = w.shape[1]
@@ -21,6 +35,8 @@ def conv_transpose(x, w, bias, stride, dilation, pad_begin, pad_end,
     y = np.zeros((n, cout) + tuple(out_size), dtype=acc)
     xs = x.astype(acc)
     ws = w.astype(acc)
+    if swap_io:
+        ws = _read_as_oi(ws, cin, cout, groups)
     if flip_kernel:
         ws = ws[(slice(None), slice(None)) + (slice(None, None, -1),) * rank]
     for g in range(groups):

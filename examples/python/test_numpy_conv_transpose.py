@@ -2,7 +2,7 @@
 definition, specification section 2) tested with iohw's pytest plugin on
 the float forward cases of smoke.
 
-    pytest python/examples/test_numpy_conv_transpose.py
+    pytest examples/python/test_numpy_conv_transpose.py
 """
 import os
 

@@ -2,7 +2,7 @@
 pytest plugin on the float forward cases of smoke that PyTorch's arguments
 express (symmetric padding, output_padding below max(stride, dilation)).
 
-    IOHW_TORCH_MKLDNN=0 pytest python/examples/test_torch_conv_transpose.py
+    IOHW_TORCH_MKLDNN=0 pytest examples/python/test_torch_conv_transpose.py
 """
 import os
 
