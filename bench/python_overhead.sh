@@ -30,10 +30,12 @@ seconds() {
     awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f", e - s }'
 }
 c=$(seconds "$build/iohw" run --backend "$build/backends/libiohw_reference.so" \
-    "$tmp/suite" --jobs "$jobs" --quiet)
+    "$tmp/suite" --jobs "$jobs" --quiet --no-diagnose)
 s=$(IOHW_EXEC_COMMAND="$py $here/python_nowork.py" seconds "$build/iohw" run \
-    --backend "$build/backends/libiohw_exec.so" "$tmp/suite" --jobs "$jobs" --quiet)
-grep -E '^(PASS|FAIL|UNSUPPORTED|ERROR) ' "$tmp/out.txt" | head -3 || true
+    --backend "$build/backends/libiohw_exec.so" "$tmp/suite" --jobs "$jobs" --quiet \
+    --no-diagnose)
+grep -E '^(FAIL|UNSUPPORTED|ERROR) ' "$tmp/out.txt" | sed -n '/^status/,/^total/p' || true
+grep -E '^(PASS|FAIL|UNSUPPORTED|ERROR|CRASH) +[0-9]' "$tmp/out.txt" | tr -s ' ' | tr '\n' ' '; echo
 p=$(IOHW_BENCH_SUITE="$tmp/suite" seconds $py -m pytest -q -p no:cacheprovider \
     -p iohw.pytest_plugin "$here/python_plugin_test.py")
 tail -n 1 "$tmp/out.txt"

@@ -163,10 +163,14 @@ class Case:
 
     @property
     def expected(self):
-        """The stored output (y, dx, or dw) in strict order."""
-        name = self.output_names[0]
-        kind = "weight" if name == "dw" else "data"
-        return self._get(name, kind)
+        """The stored output in strict order: y, dx or dw, and for a case
+        with a bias gradient (BWD_WB) the pair (dw, db), as iohw.check
+        takes an answer."""
+        names = self.output_names
+        if len(names) == 2:
+            return (self._get("dw", "weight"), self._get("db", "vector"))
+        kind = "weight" if names[0] == "dw" else "data"
+        return self._get(names[0], kind)
 
     def check(self, y, **kw):
         """iohw.check(self, y): the judge's verdict."""
