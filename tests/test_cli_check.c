@@ -8,42 +8,21 @@
 #include <criterion/criterion.h>
 
 #include <hdf5.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cases/case.h"
+#include "support/shell.h"
 
-#define OUT_MAX (1 << 20)
 #define DESC "ci=2 co=3 in=4x4 k=3x3 s=2x2 dt=f32 fill=normal seed=3"
 
 static char casefile[512], answer[512];
 
-static int run(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int run(char **out, const char *fmt, ...)
-{
-    char args[4096], cmd[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", IOHW_BIN, args);
-    FILE *p = popen(cmd, "r");
-    cr_assert(p != NULL, "popen %s", cmd);
-    char *buf = malloc(OUT_MAX);
-    cr_assert(buf != NULL);
-    size_t n = fread(buf, 1, OUT_MAX - 1, p);
-    buf[n] = '\0';
-    int status = pclose(p);
-    cr_assert(WIFEXITED(status), "%s: did not exit normally", cmd);
-    *out = buf;
-    return WEXITSTATUS(status);
-}
+/* `iohw ARGS` with its output (tests/support/shell.h). */
+#define run(out, fmt, ...) iohw_test_sh(out, "'" IOHW_BIN "' " fmt, __VA_ARGS__)
 
 static void setup(void)
 {
