@@ -92,7 +92,7 @@ static cell time_backend(const iohw_loaded_backend *lb, const iohw_case *c,
         return out;
     }
     iohw_result r;
-    memset(&r, 0, sizeof r);
+    iohw_result_init(&r);
     iohw_compare(c, y, sent, &r);
     if (r.status != IOHW_RESULT_PASS) {
         snprintf(out.text, sizeof out.text, "FAIL");

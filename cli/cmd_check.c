@@ -174,10 +174,10 @@ static int judge_answer(const check_args *a, const iohw_case *c, iohw_result *r)
     iohw_judge_options o = {1, 0, 0};
     if (rc == 1) {
         r->status = IOHW_RESULT_UNSUPPORTED;
-        snprintf(r->message, sizeof r->message, "%s", why ? why : "");
+        r->message = iohw_text_fmt("%s", why ? why : "");
     } else if (rc == 2) {
         r->status = IOHW_RESULT_ERROR;
-        snprintf(r->message, sizeof r->message, "%s", err.msg);
+        r->message = iohw_text_fmt("%s", err.msg);
         iohw_judge_call_error(c, y, NULL, err.msg, &o, r);
     } else if (rc == 0) {
         iohw_judge(c, y, NULL, &o, r);
@@ -201,10 +201,10 @@ static int check_case(const check_args *a, iohw_result *r)
             iohw_case_file_close(f, NULL);
         return -1;
     }
-    snprintf(r->case_id, sizeof r->case_id, "%s", a->id);
-    snprintf(r->file, sizeof r->file, "%s", a->file);
-    snprintf(r->descriptor, sizeof r->descriptor, "%s", c.descriptor);
-    snprintf(r->tags, sizeof r->tags, "%s", c.tags);
+    r->case_id = iohw_text_fmt("%s", a->id);
+    r->file = iohw_text_fmt("%s", a->file);
+    r->descriptor = iohw_text_fmt("%s", c.descriptor);
+    r->tags = iohw_text_fmt("%s", c.tags);
     int rc = judge_answer(a, &c, r);
     iohw_case_free(&c);
     iohw_case_file_close(f, NULL);
@@ -217,6 +217,8 @@ int iohw_cli_check(int argc, char **argv)
     if (parse(argc, argv, &a) != 0)
         return IOHW_EXIT_USAGE;
     iohw_result *r = calloc(1, sizeof *r);
+    if (r != NULL)
+        iohw_result_init(r);
     if (r == NULL || check_case(&a, r) != 0) {
         free(r);
         return IOHW_EXIT_USAGE;

@@ -71,6 +71,7 @@ int iohw__onnx_judge(const iohw_case *c, const void *y, const char *where)
     iohw_result *r = calloc(1, sizeof *r);
     if (r == NULL)
         return -1;
+    iohw_result_init(r);
     iohw_compare_float(c, y, NULL, r);
     const int agrees = r->status == IOHW_RESULT_PASS;
     if (agrees)

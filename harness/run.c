@@ -87,13 +87,13 @@ static void entry_result(const run_state *st, int64_t task,
                          iohw_result *r)
 {
     const iohw_listing_entry *e = &st->suite.entries[task];
-    memset(r, 0, sizeof *r);
-    snprintf(r->case_id, sizeof r->case_id, "%s", e->id);
-    snprintf(r->file, sizeof r->file, "%s", st->suite.files[e->file]);
-    snprintf(r->descriptor, sizeof r->descriptor, "%s", e->descriptor);
-    snprintf(r->tags, sizeof r->tags, "%s", e->tags);
+    iohw_result_init(r);
+    r->case_id = iohw_text_keep(e->id);
+    r->file = iohw_text_keep(st->suite.files[e->file]);
+    r->descriptor = iohw_text_keep(e->descriptor);
+    r->tags = iohw_text_keep(e->tags);
     entry_direction(e->descriptor, r->direction, sizeof r->direction);
-    snprintf(r->message, sizeof r->message, "%s", message);
+    r->message = iohw_text_keep(message);
     r->status = status;
 }
 

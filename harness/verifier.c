@@ -84,7 +84,7 @@ static void judge_output(iohw__verifier *v, const iohw_case *c,
         record_speed(v, c, w, r);
     if (w->rc != IOHW_OK) {
         r->status = IOHW_RESULT_ERROR;
-        snprintf(r->message, sizeof r->message, "%s returned %s: %s",
+        r->message = iohw_text_fmt("%s returned %s: %s",
                  iohw__run_call_of(&c->p)->name,
                  iohw_backend_status_name(w->rc), w->message);
         if (iohw__tensors_canary_damage(t) == 0) {
@@ -102,7 +102,7 @@ static void judge_output(iohw__verifier *v, const iohw_case *c,
     size_t below = iohw__tensors_canary_damage(t);
     if (below > 0) {
         r->status = IOHW_RESULT_CRASH;
-        snprintf(r->message, sizeof r->message,
+        r->message = iohw_text_fmt(
                  "%s wrote %zu byte(s) before the start of %s: an "
                  "out-of-bounds write", iohw__run_call_of(&c->p)->name, below,
                  iohw_problem_is_backward(&c->p)
@@ -125,7 +125,7 @@ static int send_case(iohw__verifier *v, const iohw_case *c, uint32_t kind,
     iohw__tensors t;
     if (iohw__tensors_make(v, c, &t, &err) != 0) {
         r->status = IOHW_RESULT_ERROR;
-        snprintf(r->message, sizeof r->message, "%s", err.msg);
+        r->message = iohw_text_keep(err.msg);
         iohw__tensors_free(&t);
         return 0;
     }
@@ -166,13 +166,13 @@ static void judge_case(iohw__verifier *v, const iohw_case *c, iohw_result *r)
         iohw_error err = {{0}};
         if (iohw_adapt_case(c, w.xl, w.wl, &a, &err) != 0) {
             r->status = IOHW_RESULT_ERROR;
-            snprintf(r->message, sizeof r->message, "harness: %.480s", err.msg);
+            r->message = iohw_text_fmt("harness: %.480s", err.msg);
             return;
         }
         iohw_work_reply wa;
         if (send_case(v, &a, IOHW_WORK_RUN, &wa, r) != 0) {
             r->status = IOHW_RESULT_ERROR;
-            snprintf(r->message, sizeof r->message, "harness: the worker did "
+            r->message = iohw_text_fmt("harness: the worker did "
                      "not run the adapted case");
         }
         iohw_case_free(&a);
@@ -180,14 +180,14 @@ static void judge_case(iohw__verifier *v, const iohw_case *c, iohw_result *r)
         snprintf(note, sizeof note, IOHW_REPRO_ADAPTED "%s/%s (adapted from "
                  "%s/%s)%s%s", w.xl, w.wl, c->p.data_layout,
                  c->p.weight_layout, r->message[0] ? "; " : "", r->message);
-        snprintf(r->message, sizeof r->message, "%.*s",
+        r->message = iohw_text_fmt("%.*s",
                  (int)sizeof r->message - 1, note);
         return;
     }
     /* A supports() that fails is the backend's error, not a refusal. */
     r->status = w.rc == IOHW_UNSUPPORTED ? IOHW_RESULT_UNSUPPORTED
                                          : IOHW_RESULT_ERROR;
-    snprintf(r->message, sizeof r->message, "%s%s", reason,
+    r->message = iohw_text_fmt("%s%s", reason,
              w.rc != IOHW_UNSUPPORTED || !v->cfg->adapt_layout ? ""
              : " (and in no other layout either)");
 }
@@ -195,9 +195,9 @@ static void judge_case(iohw__verifier *v, const iohw_case *c, iohw_result *r)
 static void run_case(iohw__verifier *v, const char *file, const char *id,
                      iohw_result *r)
 {
-    memset(r, 0, sizeof *r);
-    snprintf(r->case_id, sizeof r->case_id, "%s", id);
-    snprintf(r->file, sizeof r->file, "%s", file);
+    iohw_result_init(r);
+    r->case_id = iohw_text_keep(id);
+    r->file = iohw_text_keep(file);
 
     iohw_error err = {{0}};
     iohw_case c;
@@ -209,12 +209,12 @@ static void run_case(iohw__verifier *v, const char *file, const char *id,
     if (rc != 0 ||
         iohw_case_file_read(v->file, id, IOHW_READ_ALL, &c, &err) != 0) {
         r->status = IOHW_RESULT_INVALID;
-        snprintf(r->message, sizeof r->message, "%s", err.msg);
+        r->message = iohw_text_keep(err.msg);
         return;
     }
     set_stage(v, IOHW_STAGE_BACKEND);
-    snprintf(r->descriptor, sizeof r->descriptor, "%s", c.descriptor);
-    snprintf(r->tags, sizeof r->tags, "%s", c.tags);
+    r->descriptor = iohw_text_keep(c.descriptor);
+    r->tags = iohw_text_keep(c.tags);
     if (iohw_problem_is_backward(&c.p))
         snprintf(r->direction, sizeof r->direction, "%s",
                  iohw_direction_name(&c.p));

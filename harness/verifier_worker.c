@@ -103,19 +103,17 @@ static void drain(iohw__stream *s)
 
 /* "run() wrote 4194304 bytes on stdout (first line: "...")" per stream,
  * then forgets them. */
-static void report_output(iohw__verifier *v, const char *call, char *warn,
-                          size_t n)
+static void report_output(iohw__verifier *v, const char *call,
+                          const char **warn)
 {
     static const char *const names[2] = {"stdout", "stderr"};
     for (int i = 0; i < 2; i++) {
         iohw__stream *s = &v->out[i];
         drain(s);
         if (s->bytes > 0) {
-            char text[320];
-            snprintf(text, sizeof text, "%s wrote %lld byte(s) on %s (first "
-                     "line: \"%s\")", call, (long long)s->bytes, names[i],
-                     s->first);
-            iohw__warn_append(warn, n, text);
+            iohw__warn_add(warn, iohw_text_fmt(
+                "%s wrote %lld byte(s) on %s (first line: \"%s\")", call,
+                (long long)s->bytes, names[i], s->first));
         }
         int fd = s->fd;
         memset(s, 0, sizeof *s);
@@ -142,7 +140,7 @@ static void worker_died(iohw__verifier *v, iohw_result *r)
                  "too low?)", (long long)v->cfg->memory_limit_mb);
     }
     r->status = IOHW_RESULT_CRASH;
-    snprintf(r->message, sizeof r->message, "%s", msg);
+    r->message = iohw_text_keep(msg);
 }
 
 /* Waits until the socket is readable, draining the output pipes. */
@@ -167,9 +165,10 @@ int iohw__verifier_ask(iohw__verifier *v, int memfd, iohw_work_reply *w,
                        iohw_result *r)
 {
     memset(w, 0, sizeof *w);
+    w->message = w->warnings = "";
     if (v->w_pid == 0 && iohw__verifier_spawn(v) != 0) {
         r->status = IOHW_RESULT_ERROR;
-        snprintf(r->message, sizeof r->message, "harness: cannot start a "
+        r->message = iohw_text_fmt("harness: cannot start a "
                  "worker: %s", strerror(errno));
         v->w_dead = 1;
         return -1;
@@ -180,24 +179,24 @@ int iohw__verifier_ask(iohw__verifier *v, int memfd, iohw_work_reply *w,
     int bad = k == 1 && iohw__work_reply_decode(&v->msg, w) != 0;
     report_output(v, k != 1 || bad ? "the backend"
                      : w->call == IOHW_CALL_RUN ? "run()" : "supports()",
-                  r->warnings, sizeof r->warnings);
+                  &r->warnings);
     if (k != 1) {
         worker_died(v, r);
         return -1;
     }
     if (bad) {
         r->status = IOHW_RESULT_ERROR;
-        snprintf(r->message, sizeof r->message, "harness: the worker sent a "
+        r->message = iohw_text_fmt("harness: the worker sent a "
                  "malformed reply");
         iohw_spawn_kill(v->w_pid, 0);
         iohw__verifier_stop(v);
         v->w_dead = 1;
         return -1;
     }
-    iohw__warn_append(r->warnings, sizeof r->warnings, w->warnings);
+    iohw__warn_add(&r->warnings, w->warnings);
     if (w->rc == IOHW_WORK_NOT_LOADED || w->rc == IOHW_WORK_HARNESS) {
         r->status = IOHW_RESULT_ERROR;
-        snprintf(r->message, sizeof r->message, "%s", w->message);
+        r->message = w->message;
         return -1;
     }
     return 0;

@@ -424,7 +424,7 @@ static void judge_quant(const iohw_case *c, const void *y,
     }
     r->status = r->mismatches == 0 ? IOHW_RESULT_PASS : IOHW_RESULT_FAIL;
     if (r->mismatches > 0)
-        snprintf(r->message, sizeof r->message, "%lld of %lld output elements "
+        r->message = iohw_text_fmt("%lld of %lld output elements "
                  "differ from the exact quantized result%s (first: expected "
                  "%.0f, got %.0f)", (long long)r->mismatches, (long long)count,
                  r->unwritten > 0 ? ", some never written" : "",
@@ -435,7 +435,7 @@ static void judge_quant(const iohw_case *c, const void *y,
 static void cannot_compare(const char *why, iohw_result *r)
 {
     r->status = IOHW_RESULT_INVALID;
-    snprintf(r->message, sizeof r->message, "cannot compare: %s", why);
+    r->message = iohw_text_fmt("cannot compare: %s", why);
 }
 
 static void compare_by(const iohw_case *c, const void *y,

@@ -68,7 +68,7 @@ int iohw_compare_declared_rounding(const iohw_case *c, const void *y, int32_t ro
     if (n <= 0)
         return 0;
     r->status = IOHW_RESULT_PASS;
-    snprintf(r->message, sizeof r->message,
+    r->message = iohw_text_fmt(
              IOHW_RESULT_NOTE_ROUNDING " (%s; the case asks %s): %lld of %lld output "
              "elements differ from the case's result, each by one at a tie",
              iohw_quant_rounding_name(rounding), iohw_quant_rounding_name(c->p.rounding),

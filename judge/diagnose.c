@@ -116,7 +116,7 @@ static int looks_unwritten(const iohw_case *c, const void *y)
     size_t es = iohw_dtype_size(c->p.dtype);
     const unsigned char *first;
 
-    memset(&r, 0, sizeof r);
+    iohw_result_init(&r);
     iohw_compare_float(c, y, NULL, &r);
     if (r.status != IOHW_RESULT_FAIL || r.npoints == 0)
         return 0;
@@ -373,7 +373,7 @@ static int passes_variant(const iohw__dg_variant *v, const variant_case *vc,
                           const void *y, const void *sentinel_bits)
 {
     iohw_result r;
-    memset(&r, 0, sizeof r);
+    iohw_result_init(&r);
     if (v->judge_flushed)
         iohw_compare_flushed(&vc->t, y, sentinel_bits, &r);
     else
@@ -490,7 +490,7 @@ int iohw_diagnose_flush_passes(const iohw_case *c, const void *y,
 
     if (y == NULL || !complete(c))
         return -1;
-    memset(&r, 0, sizeof r);
+    iohw_result_init(&r);
     iohw_compare_flushed(c, y, sentinel_bits, &r);
     if (r.status == IOHW_RESULT_PASS)
         return 1;

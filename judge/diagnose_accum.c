@@ -45,7 +45,7 @@ static int accumulated_fails(const iohw__dg_base *b)
         yc[i] = iohw_dtype_round(p->dtype, yc[i] + b->bias[i / (size_t)b->O % (size_t)b->C_out]);
     iohw_layout_from_canonical(&m, sizeof(double), yc, ym);
     iohw_dtype_from_double(p->dtype, ym, yd, ny);
-    memset(&r, 0, sizeof r);
+    iohw_result_init(&r);
     iohw_compare_float(b->c, yd, NULL, &r);
     rc = r.status == IOHW_RESULT_FAIL;
 done:

@@ -209,7 +209,7 @@ static int passes(const iohw_case *t, const void *y)
     flat.p.dtype = t->p.dtype;
     if (iohw_problem_finish(&flat.p, NULL) != 0)
         return 0;
-    memset(&r, 0, sizeof r);
+    iohw_result_init(&r);
     iohw_compare_float(&flat, y, NULL, &r);
     return r.status == IOHW_RESULT_PASS;
 }

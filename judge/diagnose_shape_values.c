@@ -52,7 +52,7 @@ int iohw__shape_values_match(const iohw_case *c, const iohw_problem *q,
     t.err_bound = o.err_bound;
     t.terms_max = o.terms_max;
     memcpy(t.fill, c->fill, sizeof t.fill);
-    memset(&r, 0, sizeof r);
+    iohw_result_init(&r);
     iohw_compare_float(&t, y, sentinel_bits, &r);
     iohw_oracle_result_free(&o);
     return r.status == IOHW_RESULT_PASS;

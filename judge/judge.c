@@ -50,7 +50,7 @@ static int flush_declared(const iohw_case *c, const void *y,
         iohw_diagnose_flush_passes(c, y, sentinel_bits) != 1)
         return 0;
     r->status = IOHW_RESULT_PASS;
-    snprintf(r->message, sizeof r->message,
+    r->message = iohw_text_fmt(
              IOHW_RESULT_NOTE_FLUSHED ": %lld of %lld output elements differ "
              "from the IEEE oracle only as flushing subnormals to zero does",
              (long long)r->mismatches, (long long)r->elements);
@@ -137,7 +137,7 @@ static void describe_failure(const iohw_case *c, iohw_result *r)
     name_element(&c->p, r->npoints > 0 ? r->points[0].index : 0, first,
                  sizeof first);
     if (first[0] != '\0' && r->npoints > 0) {
-        snprintf(r->message, sizeof r->message,
+        r->message = iohw_text_fmt(
                  "%lld of %lld %s elements outside the tolerance%s, first at "
                  "%s (expected %.9g, got %.9g); %s", (long long)r->mismatches,
                  (long long)r->elements,
@@ -147,12 +147,12 @@ static void describe_failure(const iohw_case *c, iohw_result *r)
         return;
     }
     if (r->unwritten > 0)
-        snprintf(r->message, sizeof r->message,
+        r->message = iohw_text_fmt(
                  "%lld of %lld output elements outside the tolerance, %lld of "
                  "them never written; %s", (long long)r->mismatches,
                  (long long)r->elements, (long long)r->unwritten, worst);
     else
-        snprintf(r->message, sizeof r->message,
+        r->message = iohw_text_fmt(
                  "%lld of %lld output elements outside the tolerance; %s",
                  (long long)r->mismatches, (long long)r->elements, worst);
 }
@@ -168,8 +168,11 @@ void iohw_judge(const iohw_case *c, const void *y, const void *sentinel_bits,
     if (r == NULL || r->status != IOHW_RESULT_FAIL ||
         k->declared(c, y, sentinel_bits, o, r))
         return;
-    if (o->diagnose)
-        k->diagnose(c, y, r->diagnosis, sizeof r->diagnosis);
+    if (o->diagnose) {
+        char d[1024] = "";  /* names of the project's own, well below this */
+        k->diagnose(c, y, d, sizeof d);
+        r->diagnosis = iohw_text_keep(d);
+    }
     describe_failure(c, r);
 }
 
@@ -186,8 +189,10 @@ void iohw_judge_call_error(const iohw_case *c, const void *y,
     if (nd == 0)
         return;
     /* negative: the values were not kept, the shape alone speaks */
+    char d[1024] = "";
     iohw_diagnose_shape(c, nd > 0 ? y : NULL, sentinel_bits, dims,
-                        nd > 0 ? nd : -nd, r->diagnosis, sizeof r->diagnosis);
+                        nd > 0 ? nd : -nd, d, sizeof d);
+    r->diagnosis = iohw_text_keep(d);
 }
 
 void iohw_compare(const iohw_case *c, const void *y, const void *sentinel_bits,

@@ -323,18 +323,9 @@ int64_t iohw_baseline_apply(iohw_baseline *b, iohw_run_results *r)
             iohw_baseline_entry *e = &b->entries[k];
             if (e->inapplicable || !entry_matches(e, res))
                 continue;
-            char text[1024];
-            snprintf(text, sizeof text, "waived: %s (was %s: %.511s)", e->reason,
-                     iohw_result_status_name(res->status), res->message);
-            /* Cut to the message's size on a character boundary. */
-            size_t n = strlen(text), max = sizeof res->message - 1;
-            if (n > max) {
-                n = max;
-                while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80)
-                    n--;
-            }
-            memcpy(res->message, text, n);
-            res->message[n] = '\0';
+            res->message = iohw_text_fmt("waived: %s (was %s: %s)", e->reason,
+                                         iohw_result_status_name(res->status),
+                                         res->message);
             res->status = IOHW_RESULT_WAIVED;
             e->matched++;
             waived++;

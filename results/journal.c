@@ -94,9 +94,8 @@ int iohw_journal_read(const char *path, iohw_result **items, int64_t *count,
 
 struct iohw_journal {
     FILE *f;
-    char path[4096];
+    char *path;
     int failed;
-    char line[IOHW_JOURNAL_LINE_MAX];
 };
 
 /* 1 when the file is non-empty and its last byte is not '\n'. */
@@ -119,11 +118,12 @@ iohw_journal *iohw_journal_open(const char *path, int append, iohw_error *err)
         iohw_error_set(err, "out of memory opening journal %s", path);
         return NULL;
     }
-    snprintf(j->path, sizeof j->path, "%s", path);
-    j->f = fopen(path, append ? "a+" : "w");
+    j->path = strdup(path);
+    j->f = j->path != NULL ? fopen(path, append ? "a+" : "w") : NULL;
     if (j->f == NULL) {
         iohw_error_set(err, "cannot write journal %s: %s", path,
-                       strerror(errno));
+                       j->path != NULL ? strerror(errno) : "out of memory");
+        free(j->path);
         free(j);
         return NULL;
     }
@@ -136,11 +136,16 @@ iohw_journal *iohw_journal_open(const char *path, int append, iohw_error *err)
 
 int iohw_journal_append(iohw_journal *j, const iohw_result *r, iohw_error *err)
 {
-    int n = iohw_journal_format(r, j->line, sizeof j->line);
-    if (n < 0)
-        return iohw_error_set(err, "journal %s: a result does not fit in a "
-                              "line", j->path);
-    if (fputs(j->line, j->f) == EOF || fflush(j->f) != 0) {
+    size_t size = iohw_record_size(r) + 1;
+    char *line = malloc(size);
+    if (line == NULL || iohw_journal_format(r, line, size) < 0) {
+        free(line);
+        return iohw_error_set(err, "journal %s: out of memory writing a "
+                              "result", j->path);
+    }
+    int bad = fputs(line, j->f) == EOF || fflush(j->f) != 0;
+    free(line);
+    if (bad) {
         j->failed = 1;
         return iohw_error_set(err, "cannot write journal %s: %s", j->path,
                               strerror(errno));
@@ -155,6 +160,7 @@ int iohw_journal_close(iohw_journal *j, iohw_error *err)
     int rc = 0;
     if (fclose(j->f) != 0 || j->failed)
         rc = iohw_error_set(err, "cannot write journal %s", j->path);
+    free(j->path);
     free(j);
     return rc;
 }

@@ -20,11 +20,9 @@
 #include "results/result.h"
 #include "oracle/error.h"
 
-/* Longest line iohw_journal_format can write, '\n' and NUL included. */
-#define IOHW_JOURNAL_LINE_MAX (IOHW_RECORD_MAX + 1)
-
 /* Writes r as one JSON line ending in '\n' (NUL-terminated).  Returns the
- * length, or -1 when n is too small. */
+ * length, or -1 when n is too small (iohw_record_size(r) + 1 always
+ * suffices). */
 int iohw_journal_format(const iohw_result *r, char *buf, size_t n);
 
 /* Parses one line (without or with its '\n') into r; 0, or -1 with the

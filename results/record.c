@@ -79,26 +79,15 @@ static int utf8_len(const unsigned char *s, size_t left)
     return n;
 }
 
-/* Bytes s decodes to when each invalid byte becomes U+FFFD (3 bytes). */
-static size_t decoded_len(const unsigned char *u, size_t len)
+/* A JSON string of s, whole: bytes that are not valid UTF-8 become
+ * U+FFFD. */
+static void sb_json_string(sbuf *b, const char *s)
 {
-    size_t out = 0;
-    for (size_t i = 0; i < len;) {
-        int k = u[i] < 0x80 ? 1 : utf8_len(u + i, len - i);
-        out += k == 0 ? 3 : (size_t)k;
-        i += k == 0 ? 1 : (size_t)k;
-    }
-    return out;
-}
-
-/* A JSON string of at most `max` bytes of s (fixed-size fields need not be
- * NUL-terminated when full).  Invalid bytes become U+FFFD, or '?' when the
- * replacements would make the text too long for its field of max bytes. */
-static void sb_json_string(sbuf *b, const char *s, size_t max)
-{
-    size_t len = strnlen(s, max);
+    if (s == NULL)
+        s = "";
+    size_t len = strlen(s);
     const unsigned char *u = (const unsigned char *)s;
-    const char *bad = decoded_len(u, len) < max ? "\\ufffd" : "?";
+    const char *bad = "\\ufffd";
     sb_putc(b, '"');
     for (size_t i = 0; i < len;) {
         unsigned c = u[i];
@@ -157,7 +146,7 @@ static void sb_key(sbuf *b, const char *key)
 }
 
 #define STRING_MEMBER(b, key, field) \
-    (sb_key(b, key), sb_json_string(b, field, sizeof field))
+    (sb_key(b, key), sb_json_string(b, field))
 
 static void encode_points(sbuf *b, const iohw_result *r)
 {
@@ -223,7 +212,7 @@ int iohw_record_encode(const iohw_result *r, char *buf, size_t n)
     sbuf b = {buf, n, 0, 0};
     buf[0] = '\0';
     sb_puts(&b, "{\"id\": ");
-    sb_json_string(&b, r->case_id, sizeof r->case_id);
+    sb_json_string(&b, r->case_id);
     STRING_MEMBER(&b, "file", r->file);
     STRING_MEMBER(&b, "descriptor", r->descriptor);
     STRING_MEMBER(&b, "tags", r->tags);
@@ -232,7 +221,7 @@ int iohw_record_encode(const iohw_result *r, char *buf, size_t n)
     if (r->direction[0] != '\0')
         STRING_MEMBER(&b, "direction", r->direction);
     sb_key(&b, "status");
-    sb_json_string(&b, iohw_result_status_name(r->status), 16);
+    sb_json_string(&b, iohw_result_status_name(r->status));
     STRING_MEMBER(&b, "message", r->message);
     STRING_MEMBER(&b, "diagnosis", r->diagnosis);
     STRING_MEMBER(&b, "warnings", r->warnings);
@@ -255,12 +244,29 @@ int iohw_record_encode(const iohw_result *r, char *buf, size_t n)
     return (int)b.len;
 }
 
+static size_t text_len(const char *s)
+{
+    return s != NULL ? strlen(s) : 0;
+}
+
+size_t iohw_record_size(const iohw_result *r)
+{
+    size_t text = text_len(r->case_id) + text_len(r->file) +
+                  text_len(r->descriptor) + text_len(r->tags) +
+                  text_len(r->message) + text_len(r->diagnosis) +
+                  text_len(r->warnings) + sizeof r->direction;
+    /* Every text byte escaped at six bytes; the names, numbers and points
+     * fit in 4096, the errmap's bins in four bytes each. */
+    return 6 * text + 4096 + 4 * sizeof r->errmap;
+}
+
 char *iohw_record_encode_alloc(const iohw_result *r)
 {
-    char *buf = malloc(IOHW_RECORD_MAX);
+    size_t size = iohw_record_size(r);
+    char *buf = malloc(size);
     if (buf == NULL)
         return NULL;
-    int n = iohw_record_encode(r, buf, IOHW_RECORD_MAX);
+    int n = iohw_record_encode(r, buf, size);
     if (n < 0) {
         free(buf);
         return NULL;

@@ -20,9 +20,8 @@
  *
  * Strings are escaped per RFC 8259 (\" \\ \n \t ... and \u00XX for other
  * control characters; "</" as "<\/" and U+2028, U+2029 as \u escapes, so a
- * record can sit inside an HTML <script>); bytes that are not valid UTF-8 become U+FFFD (or '?'
- * where three bytes each would no longer fit the field, so that a record
- * always reads back).  Numbers JSON cannot hold are the strings "inf",
+ * record can sit inside an HTML <script>); bytes that are not valid UTF-8
+ * become U+FFFD.  Texts are written whole, whatever their length.  Numbers JSON cannot hold are the strings "inf",
  * "-inf", "nan"; doubles have 17 significant digits and read back exactly.
  * "errmap" (the 256 bins, row-major) is written only when some bin is
  * non-zero; the timing of a performance run ("repeat" to "gmacs") only when
@@ -37,7 +36,7 @@
  * "category", "repro", "wall"), null reads as the member's default, and the
  * forms of older journals ("exact" as 0 or 1, "errmap" as 512 hex digits)
  * are accepted.  Every value is checked before it is
- * stored: strings must fit their field whole (never cut), statuses must be
+ * stored: strings are kept whole (never cut), statuses must be
  * known, counts >= 0, point indices and coordinates in [0, 2^31) (no tensor
  * is larger, oracle/problem.h), errmap bins in [0, 255]; the error names the
  * member ("member 'points'[2].coord[3]: -1 outside [0, 2147483647]").
@@ -50,17 +49,9 @@
 #include "results/result.h"
 #include "oracle/error.h"
 
-/* A bound on the length of any encoding, NUL included (every string byte
+/* A bound on the length of r's encoding, NUL included (every text byte
  * escaped at six bytes, plus the numbers and names). */
-#define IOHW_RECORD_MAX                                                     \
-    (6 * (sizeof(((iohw_result *)0)->case_id) +                             \
-          sizeof(((iohw_result *)0)->file) +                                \
-          sizeof(((iohw_result *)0)->descriptor) +                          \
-          sizeof(((iohw_result *)0)->tags) +                                \
-          sizeof(((iohw_result *)0)->message) +                             \
-          sizeof(((iohw_result *)0)->diagnosis) +                           \
-          sizeof(((iohw_result *)0)->warnings)) +                           \
-     4096 + 4 * sizeof(((iohw_result *)0)->errmap))
+size_t iohw_record_size(const iohw_result *r);
 
 /* Encodes r as one JSON object (no newline) into buf (n bytes, NUL
  * terminated).  Returns the length, or -1 when n is too small (buf then
@@ -72,7 +63,8 @@ char *iohw_record_encode_alloc(const iohw_result *r);
 
 /* Decodes one record from text (len bytes; surrounding white space allowed,
  * nothing else after the object).  "id" and "status" are required.  0, or
- * -1 with the reason naming the member; *r is zeroed first either way. */
+ * -1 with the reason naming the member; *r is made by iohw_result_init
+ * first either way. */
 int iohw_record_decode(const char *text, size_t len, iohw_result *r,
                        iohw_error *err);
 

@@ -517,15 +517,29 @@ typedef struct seen {
     int id, status;
 } seen;
 
+/* A string of any length as a kept text (results/text.h): unescaped it
+ * is never longer than what is left of the record. */
+static int parse_text(jp *p, const char **field)
+{
+    size_t room = (size_t)(p->end - p->s) + 1;
+    char *buf = malloc(room);
+    if (buf == NULL)
+        return fail(p, "out of memory reading a string");
+    int rc = parse_string(p, buf, room);
+    *field = rc == 0 ? iohw_text_keep(buf) : "";
+    free(buf);
+    return rc;
+}
+
 /* An optional string member: null reads as "". */
-static int text_member(jp *p, char *field, size_t n)
+static int text_member(jp *p, const char **field)
 {
     if (literal(p, "null"))
-        return field[0] = '\0', 0;
+        return *field = "", 0;
     ws(p);
     if (peek(p) != '"')
         return fail(p, "expected a string");
-    return parse_string(p, field, n);
+    return parse_text(p, field);
 }
 
 static int parse_status(jp *p, seen *sn)
@@ -564,7 +578,10 @@ static int parse_exact(jp *p, iohw_result *r)
 static int parse_direction(jp *p, iohw_result *r)
 {
     static const char *const names[] = {"", "BWD_D", "BWD_W", "BWD_WB"};
-    if (text_member(p, r->direction, sizeof r->direction) != 0)
+    if (literal(p, "null"))
+        return r->direction[0] = '\0', 0;
+    ws(p);
+    if (peek(p) != '"' || parse_string(p, r->direction, sizeof r->direction) != 0)
         return fail(p, "expected \"BWD_D\", \"BWD_W\" or \"BWD_WB\"");
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(r->direction, names[i]) == 0)
@@ -585,11 +602,11 @@ static int result_member(jp *p, const char *key, void *arg)
         if (peek(p) != '"')
             return fail(p, "expected a string");
         sn->id = 1;
-        return parse_string(p, r->case_id, sizeof r->case_id);
+        return parse_text(p, &r->case_id);
     }
 #define TEXT(name, field) \
     if (strcmp(key, name) == 0) \
-        return text_member(p, field, sizeof field);
+        return text_member(p, &field);
     TEXT("file", r->file)
     TEXT("descriptor", r->descriptor)
     TEXT("tags", r->tags)
@@ -645,7 +662,7 @@ static int result_member(jp *p, const char *key, void *arg)
 int iohw_record_decode(const char *text, size_t len, iohw_result *r,
                        iohw_error *err)
 {
-    memset(r, 0, sizeof *r);
+    iohw_result_init(r);
     if (text == NULL)
         return iohw_error_set(err, "not a result record: no text");
     if (memchr(text, '\0', len) != NULL)
@@ -664,7 +681,7 @@ int iohw_record_decode(const char *text, size_t len, iohw_result *r,
             rc = fail(&p, "member '%s' missing", !sn.id ? "id" : "status");
     }
     if (rc != 0) {
-        memset(r, 0, sizeof *r);
+        iohw_result_init(r);
         return iohw_error_set(err, "not a result record: %s", p.why);
     }
     return 0;

@@ -240,3 +240,10 @@ void iohw_result_worst_error(const iohw_result *r, char *buf, size_t n)
         snprintf(buf, n, "worst error %.3g (absolute) where exactly 0 is "
                  "expected (err_bound 0: no error allowed)", fabs(p->got));
 }
+
+void iohw_result_init(iohw_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->case_id = r->file = r->descriptor = r->tags = "";
+    r->message = r->diagnosis = r->warnings = "";
+}

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "oracle/error.h"
+#include "results/text.h"
 
 /* XX(NAME, bad, meaning): bad = 1 when the status makes `iohw run` exit 1. */
 #define IOHW_RESULT_STATUS_MAP(XX)                                            \
@@ -69,16 +70,19 @@ typedef struct iohw_point {
     double bound;       /* the allowed |got - expected| */
 } iohw_point;
 
-/* A fixed-size, pointer-free record so that workers can send it through a
- * pipe and journals can hold it. */
+/* A value: copied by assignment, sent through a pipe field by field
+ * (sandbox/channel.c), held by journals as JSON lines.  Its texts are kept
+ * texts (results/text.h): any length, never freed, never NULL once the
+ * result is made by iohw_result_init; set them with iohw_text_keep or
+ * iohw_text_fmt. */
 typedef struct iohw_result {
-    char case_id[128];
-    char file[4096];          /* the case file (PATH_MAX) */
-    char descriptor[512];
-    char tags[512];
+    const char *case_id;
+    const char *file;         /* the case file */
+    const char *descriptor;
+    const char *tags;
     iohw_result_status status;
-    char message[2048];       /* why: error text, signal, unsupported reason */
-    char diagnosis[256];      /* e.g. "matches the oracle with weight I and O
+    const char *message;      /* why: error text, signal, unsupported reason */
+    const char *diagnosis;    /* e.g. "matches the oracle with weight I and O
                                  exchanged"; empty when none matched */
     int exact;                /* 1 when the case demanded bit equality */
     int64_t elements;         /* output elements compared */
@@ -100,7 +104,7 @@ typedef struct iohw_result {
      * case that did not change the verdict ("run() changed the
      * floating-point environment: MXCSR 0x1f80 -> 0xdfc0 (restored)"),
      * separated by "; "; empty when nothing was seen. */
-    char warnings[1024];
+    const char *warnings;
     /* Appended (speed): the timing of a performance run (`iohw run
      * --repeat N`, docs/REPORT_FORMAT.md "speed"); all 0 in other runs and
      * when run() did not return IOHW_OK.  Never part of a verdict. */
@@ -117,6 +121,9 @@ typedef struct iohw_result {
      * "" for a forward case. */
     char direction[8];
 } iohw_result;
+
+/* r with every number 0 and every text "". */
+void iohw_result_init(iohw_result *r);
 
 /* --- the repro command ----------------------------------------------------
  *

@@ -166,6 +166,19 @@ int iohw__msg_recv(int fd, iohw__msg *m, int *got_fd)
     return 1;
 }
 
+const char *iohw__msg_get_text(iohw__msg *m)
+{
+    uint32_t n = 0;
+    iohw__msg_get(m, &n, sizeof n);
+    if (m->bad || m->len - m->pos < n) {
+        m->bad = 1;
+        return "";
+    }
+    const char *t = iohw_text_keep_n((const char *)m->buf + m->pos, n);
+    m->pos += n;
+    return t;
+}
+
 void iohw__request_encode(iohw__msg *m, int64_t task, const char *file,
                           const char *id)
 {
@@ -193,6 +206,10 @@ void iohw__reply_encode(iohw__msg *m, int64_t task, int last,
     iohw__msg_put(m, &task, sizeof task);
     iohw__msg_put(m, &l, sizeof l);
     iohw__msg_put(m, r, sizeof *r);
+    const char *const text[] = {r->case_id, r->file, r->descriptor, r->tags,
+                                r->message, r->diagnosis, r->warnings};
+    for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
+        iohw__msg_put_str(m, text[i]);
 }
 
 int iohw__reply_decode(iohw__msg *m, int64_t *task, int *last,
@@ -203,16 +220,14 @@ int iohw__reply_decode(iohw__msg *m, int64_t *task, int *last,
     iohw__msg_get(m, task, sizeof *task);
     iohw__msg_get(m, &l, sizeof l);
     *last = l != 0;
+    /* The numbers as they are; the texts after them, each with its
+     * length, so that no pointer crosses the pipe. */
     iohw__msg_get(m, r, sizeof *r);
-    if (m->bad || m->pos != m->len)
-        return -1;
-    /* Strings end inside their fields whatever the sender did. */
-    r->case_id[sizeof r->case_id - 1] = '\0';
-    r->file[sizeof r->file - 1] = '\0';
-    r->descriptor[sizeof r->descriptor - 1] = '\0';
-    r->tags[sizeof r->tags - 1] = '\0';
-    r->message[sizeof r->message - 1] = '\0';
-    r->diagnosis[sizeof r->diagnosis - 1] = '\0';
-    r->warnings[sizeof r->warnings - 1] = '\0';
-    return 0;
+    const char **const text[] = {&r->case_id, &r->file, &r->descriptor,
+                                 &r->tags, &r->message, &r->diagnosis,
+                                 &r->warnings};
+    for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
+        *text[i] = iohw__msg_get_text(m);
+    r->direction[sizeof r->direction - 1] = '\0';
+    return m->bad || m->pos != m->len ? -1 : 0;
 }

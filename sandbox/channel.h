@@ -33,6 +33,9 @@ void iohw__msg_put_str(iohw__msg *m, const char *s);
 void iohw__msg_get(iohw__msg *m, void *p, size_t n);
 /* The next string into dst (size cap); one that does not fit sets bad. */
 void iohw__msg_get_str(iohw__msg *m, char *dst, size_t cap);
+/* The next string as a kept text (results/text.h), whatever its length;
+ * "" with bad set when the record ends before it. */
+const char *iohw__msg_get_text(iohw__msg *m);
 
 /* Sends m as one record; pass_fd >= 0 goes along (fd must be a Unix
  * socket).  0 or -1. */

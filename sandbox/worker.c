@@ -137,8 +137,8 @@ int iohw__work_reply_decode(iohw__msg *m, iohw_work_reply *w)
     iohw__msg_get(m, &w->adapted, sizeof w->adapted);
     iohw__msg_get_str(m, w->xl, sizeof w->xl);
     iohw__msg_get_str(m, w->wl, sizeof w->wl);
-    iohw__msg_get_str(m, w->message, sizeof w->message);
-    iohw__msg_get_str(m, w->warnings, sizeof w->warnings);
+    w->message = iohw__msg_get_text(m);
+    w->warnings = iohw__msg_get_text(m);
     iohw__msg_get(m, &w->repeat, sizeof w->repeat);
     iohw__msg_get(m, &w->seconds_min, sizeof w->seconds_min);
     iohw__msg_get(m, &w->ref_seconds, sizeof w->ref_seconds);
@@ -169,13 +169,13 @@ static void enter_call(worker *wk, int call, const char *name,
 }
 
 static void leave_call(worker *wk, const char *name, iohw__rude_snap *snap,
-                       char *warn, size_t n)
+                       const char **warn)
 {
     atomic_store(&wk->note->call_since_ns, 0);
     atomic_store(&wk->note->call, IOHW_CALL_NONE);
     fflush(stdout);
     fflush(stderr);
-    iohw__rude_after(&wk->rude, snap, name, warn, n);
+    iohw__rude_after(&wk->rude, snap, name, warn);
 }
 
 static int call_supports(worker *wk, const iohw_problem *p)
@@ -184,8 +184,7 @@ static int call_supports(worker *wk, const iohw_problem *p)
     iohw_problem q = *p;
     enter_call(wk, IOHW_CALL_SUPPORTS, "supports()", &snap);
     int rc = wk->lb.table->supports(wk->lb.ctx, &q);
-    leave_call(wk, "supports()", &snap, wk->rep.warnings,
-               sizeof wk->rep.warnings);
+    leave_call(wk, "supports()", &snap, &wk->rep.warnings);
     return rc;
 }
 
@@ -228,7 +227,7 @@ static int ask_supports(worker *wk, const iohw_problem *p, uint32_t adapt)
     r->rc = call_supports(wk, p);
     if (r->rc == IOHW_OK)
         return 1;
-    snprintf(r->message, sizeof r->message, "%s", iohw_backend_last_error(&wk->lb));
+    r->message = iohw_text_keep(iohw_backend_last_error(&wk->lb));
     /* Backward cases too: dy like y, dx like x, dw like w (judge/adapt.h). */
     if (r->rc == IOHW_UNSUPPORTED && adapt)
         r->adapted = find_layouts(wk, p, r->xl, r->wl);
@@ -310,7 +309,7 @@ static int map_tensors(worker *wk, const iohw_work_piece pc[], int memfd,
         return 0;
     iohw_work_reply *r = &wk->rep;
     r->rc = IOHW_WORK_HARNESS;
-    snprintf(r->message, sizeof r->message, "harness: the worker cannot map "
+    r->message = iohw_text_fmt("harness: the worker cannot map "
              "the case's tensors: %s%s", e ? strerror(e) : "bad request",
              e == ENOMEM && wk->cfg->memory_limit_mb > 0
                  ? " (memory limit reached?)" : "");
@@ -319,7 +318,7 @@ static int map_tensors(worker *wk, const iohw_work_piece pc[], int memfd,
 
 /* One run() call, timed around the call only; its warnings go to warn. */
 static int run_once(worker *wk, const iohw_problem *pp, const mapped *m,
-                    char *warn, size_t n, double *seconds)
+                    const char **warn, double *seconds)
 {
     iohw_problem p = *pp;
     iohw__rude_snap snap;
@@ -333,7 +332,7 @@ static int run_once(worker *wk, const iohw_problem *pp, const mapped *m,
     int64_t t0 = iohw_clock_ns();
     int rc = call->call(wk->lb.table, wk->lb.ctx, &p, &a);
     *seconds = (double)(iohw_clock_ns() - t0) * 1e-9;
-    leave_call(wk, call->name, &snap, warn, n);
+    leave_call(wk, call->name, &snap, warn);
     return rc;
 }
 
@@ -346,25 +345,23 @@ static void call_run(worker *wk, const iohw_problem *p, const mapped *m)
     iohw__repeat rp;
     iohw__repeat_start(&rp, wk->cfg->repeat, wk->cfg->speed_reference,
                        m->data[IOHW_REGION_Y], m->len[IOHW_REGION_Y]);
-    r->rc = run_once(wk, p, m, r->warnings, sizeof r->warnings, &rp.t[0]);
+    r->rc = run_once(wk, p, m, &r->warnings, &rp.t[0]);
     rp.n = 1;
     if (r->rc != IOHW_OK)
-        snprintf(r->message, sizeof r->message, "%s",
-                 iohw_backend_last_error(&wk->lb));
+        r->message = iohw_text_keep(iohw_backend_last_error(&wk->lb));
     else
         iohw__repeat_reference(&rp, p, x, w, bias);
     /* --repeat: the same inputs again, y as it was before the first call;
      * the first call's output is the one judged. */
     while (r->rc == IOHW_OK && iohw__repeat_next(&rp)) {
-        char warn[sizeof r->warnings] = "";
-        int rc = run_once(wk, p, m, warn, sizeof warn, &rp.t[rp.n]);
-        iohw__repeat_merge_warnings(r->warnings, sizeof r->warnings, warn);
-        if (iohw__repeat_done(&rp, rc, r->warnings, sizeof r->warnings) != 0)
+        const char *warn = "";
+        int rc = run_once(wk, p, m, &warn, &rp.t[rp.n]);
+        iohw__repeat_merge_warnings(&r->warnings, warn);
+        if (iohw__repeat_done(&rp, rc, &r->warnings) != 0)
             break;
         iohw__repeat_reference(&rp, p, x, w, bias);
     }
-    iohw__repeat_finish(&rp, &r->seconds, &r->seconds_min, r->warnings,
-                        sizeof r->warnings);
+    iohw__repeat_finish(&rp, &r->seconds, &r->seconds_min, &r->warnings);
     r->repeat = rp.n;
     r->ref_seconds = iohw__repeat_reference_median(&rp);
     iohw__repeat_free(&rp);
@@ -381,7 +378,7 @@ static int no_run_call(worker *wk, const iohw_problem *p)
         return 0;
     wk->rep.call = IOHW_CALL_SUPPORTS;
     wk->rep.rc = IOHW_UNSUPPORTED;
-    snprintf(wk->rep.message, sizeof wk->rep.message, "%s", call->missing);
+    wk->rep.message = iohw_text_keep(call->missing);
     return 1;
 }
 
@@ -478,16 +475,17 @@ static void serve(worker *wk)
         uint32_t kind = 0;
         iohw__msg_get(&wk->msg, &kind, sizeof kind);
         memset(&wk->rep, 0, sizeof wk->rep);
+        wk->rep.message = wk->rep.warnings = "";
         if (!wk->loaded) {
             wk->rep.rc = IOHW_WORK_NOT_LOADED;
-            snprintf(wk->rep.message, sizeof wk->rep.message, "%s",
+            wk->rep.message = iohw_text_fmt("%s",
                      wk->load_error);
         } else if (kind == IOHW_WORK_CASE || kind == IOHW_WORK_RUN) {
             serve_case(wk, kind, memfd);
             memfd = -1;
         } else {
             wk->rep.rc = IOHW_WORK_HARNESS;
-            snprintf(wk->rep.message, sizeof wk->rep.message,
+            wk->rep.message = iohw_text_fmt(
                      "harness: unknown request %u", (unsigned)kind);
         }
         if (memfd >= 0)

@@ -122,8 +122,9 @@ typedef struct iohw_work_reply {
     double seconds;          /* RUN: run()'s wall time */
     int32_t adapted;         /* SUPPORTS with adapt: 1 when xl/wl claimed */
     char xl[16], wl[16];
-    char message[1024];      /* last_error() when rc is not IOHW_OK */
-    char warnings[1024];     /* what the calls did to the process */
+    const char *message;     /* last_error() when rc is not IOHW_OK (a kept
+                                text, results/text.h; "" when none) */
+    const char *warnings;    /* what the calls did to the process (kept) */
     /* Appended (speed): with repeat > 1 seconds is the median of the calls
      * made (repeat of them), seconds_min the fastest; ref_seconds the
      * reference's median, 0 when it was not timed or failed. */

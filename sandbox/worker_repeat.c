@@ -63,14 +63,14 @@ int iohw__repeat_next(iohw__repeat *rp)
     return 1;
 }
 
-int iohw__repeat_done(iohw__repeat *rp, int rc, char *warn, size_t n)
+int iohw__repeat_done(iohw__repeat *rp, int rc, const char **warn)
 {
     if (rc != IOHW_OK) {
         char text[200];
         snprintf(text, sizeof text, "run() returned %s on repeated call %d of "
                  "%d (the first call's output is judged)",
                  iohw_backend_status_name(rc), rp->n + 1, rp->want);
-        iohw__warn_append(warn, n, text);
+        iohw__warn_add(warn, text);
         rp->want = rp->n;
         return -1;
     }
@@ -94,7 +94,7 @@ static double median(double *v, int n)
 }
 
 void iohw__repeat_finish(iohw__repeat *rp, double *med, double *min,
-                         char *warn, size_t n)
+                         const char **warn)
 {
     if (rp->first != NULL)
         memcpy(rp->y, rp->first, rp->len);
@@ -107,7 +107,7 @@ void iohw__repeat_finish(iohw__repeat *rp, double *med, double *min,
         snprintf(text, sizeof text, IOHW_REPEAT_DIFFERS " (call %d of %d "
                  "differs from the first; the first call's output is judged)",
                  rp->differs, rp->want);
-        iohw__warn_append(warn, n, text);
+        iohw__warn_add(warn, text);
     }
 }
 
@@ -125,15 +125,14 @@ void iohw__repeat_free(iohw__repeat *rp)
     rp->ref = 0;
 }
 
-void iohw__repeat_merge_warnings(char *dst, size_t n, const char *src)
+void iohw__repeat_merge_warnings(const char **dst, const char *src)
 {
-    char part[1024];
     while (*src != '\0') {
         const char *end = strstr(src, "; ");
         size_t len = end != NULL ? (size_t)(end - src) : strlen(src);
-        snprintf(part, sizeof part, "%.*s", (int)len, src);
-        if (part[0] != '\0' && strstr(dst, part) == NULL)
-            iohw__warn_append(dst, n, part);
+        const char *part = iohw_text_keep_n(src, len);
+        if (part[0] != '\0' && strstr(*dst, part) == NULL)
+            iohw__warn_add(dst, part);
         src += len;
         if (*src != '\0')
             src += 2;

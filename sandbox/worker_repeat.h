@@ -53,19 +53,19 @@ int iohw__repeat_next(iohw__repeat *rp);
 
 /* Records a later call that returned rc: 0 when it counts, -1 when it
  * failed (a warning in warn, size n, names it; stop repeating). */
-int iohw__repeat_done(iohw__repeat *rp, int rc, char *warn, size_t n);
+int iohw__repeat_done(iohw__repeat *rp, int rc, const char **warn);
 
 /* Puts the first call's output back into y; the median and the fastest of
  * the calls made (the median of an even number is the mean of the middle
  * two), and the warning of differing outputs. */
 void iohw__repeat_finish(iohw__repeat *rp, double *median, double *min,
-                         char *warn, size_t n);
+                         const char **warn);
 void iohw__repeat_free(iohw__repeat *rp);
 
 /* Appends to dst (size n) each "; "-separated part of src that dst does
  * not hold yet: the warnings of later calls, without repeating the first
  * call's. */
-void iohw__repeat_merge_warnings(char *dst, size_t n, const char *src);
+void iohw__repeat_merge_warnings(const char **dst, const char *src);
 
 /* Times one call of the bundled reference on the same case, when
  * rp->ref: what libiohw_reference.so's run() does (iohw_oracle_run on one

@@ -3,6 +3,7 @@
  * the worker's process (see worker_rude.h).
  */
 #include "sandbox/worker_rude.h"
+#include "results/text.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -17,6 +18,11 @@ void iohw__warn_append(char *warn, size_t n, const char *text)
     if (len + 1 >= n)
         return;
     snprintf(warn + len, n - len, "%s%s", len > 0 ? "; " : "", text);
+}
+
+void iohw__warn_add(const char **warn, const char *text)
+{
+    *warn = iohw_text_join(*warn, "; ", text);
 }
 
 int iohw__rude_high_fd(void)
@@ -61,8 +67,7 @@ static void mxcsr_words(unsigned m, char *buf, size_t n)
         *p = ',';
 }
 
-static void check_fenv(const iohw__rude *r, const char *call, char *warn,
-                       size_t n)
+static void check_fenv(const iohw__rude *r, const char *call, const char **warn)
 {
     fenv_t now;
     if (fegetenv(&now) != 0)
@@ -84,12 +89,11 @@ static void check_fenv(const iohw__rude *r, const char *call, char *warn,
                  "0x%x -> 0x%x", m0 != m1 ? "," : "", c0, c1);
     size_t len = strlen(text);
     snprintf(text + len, sizeof text - len, "; restored");
-    iohw__warn_append(warn, n, text);
+    iohw__warn_add(warn, text);
     fesetenv(&r->env);
 }
 #else
-static void check_fenv(const iohw__rude *r, const char *call, char *warn,
-                       size_t n)
+static void check_fenv(const iohw__rude *r, const char *call, const char **warn)
 {
     fenv_t now;
     if (fegetenv(&now) != 0 || memcmp(&now, &r->env, sizeof now) == 0)
@@ -97,7 +101,7 @@ static void check_fenv(const iohw__rude *r, const char *call, char *warn,
     char text[160];
     snprintf(text, sizeof text, "%s changed the floating-point environment; "
              "restored", call);
-    iohw__warn_append(warn, n, text);
+    iohw__warn_add(warn, text);
     fesetenv(&r->env);
 }
 #endif
@@ -160,7 +164,7 @@ static void fd_diff(const iohw__fdset *a, const iohw__fdset *b, char *buf,
 }
 
 static void check_fds(iohw__rude *r, const iohw__rude_snap *s,
-                      const char *call, char *warn, size_t n)
+                      const char *call, const char **warn)
 {
     iohw__fdset now;
     read_fds(&now);
@@ -176,7 +180,7 @@ static void check_fds(iohw__rude *r, const iohw__rude_snap *s,
                 reopened++;
         snprintf(text, sizeof text, "%s closed descriptor(s) %s, open before "
                  "the call%s", call, list, reopened ? " (0, 1, 2 reopened)" : "");
-        iohw__warn_append(warn, n, text);
+        iohw__warn_add(warn, text);
         read_fds(&now);
     }
     if (now.count > r->max_fds) {
@@ -184,13 +188,12 @@ static void check_fds(iohw__rude *r, const iohw__rude_snap *s,
         snprintf(text, sizeof text, "%s left %d more descriptor(s) open than "
                  "any earlier call (%s)", call, now.count - r->max_fds,
                  list[0] ? list : "numbers above the ones checked");
-        iohw__warn_append(warn, n, text);
+        iohw__warn_add(warn, text);
         r->max_fds = now.count;
     }
 }
 
-static void check_threads(iohw__rude *r, const char *call, char *warn,
-                          size_t n)
+static void check_threads(iohw__rude *r, const char *call, const char **warn)
 {
     int now = list_dir("/proc/self/task", NULL);
     if (now < 0 || now <= r->max_threads)
@@ -198,7 +201,7 @@ static void check_threads(iohw__rude *r, const char *call, char *warn,
     char text[200];
     snprintf(text, sizeof text, "%s left %d thread(s) running, %d more than "
              "any earlier call left", call, now, now - r->max_threads);
-    iohw__warn_append(warn, n, text);
+    iohw__warn_add(warn, text);
     r->max_threads = now;
 }
 
@@ -221,7 +224,7 @@ static int same_action(const struct sigaction *a, const struct sigaction *b)
 }
 
 static void check_signals(const iohw__rude_snap *s, const char *call,
-                          char *warn, size_t n)
+                          const char **warn)
 {
     char list[160] = "";
     size_t len = 0;
@@ -241,7 +244,7 @@ static void check_signals(const iohw__rude_snap *s, const char *call,
     char text[256];
     snprintf(text, sizeof text, "%s changed the disposition of %s; restored",
              call, list);
-    iohw__warn_append(warn, n, text);
+    iohw__warn_add(warn, text);
 }
 
 /* --- the interface -------------------------------------------------------- */
@@ -267,10 +270,10 @@ void iohw__rude_before(const iohw__rude *r, iohw__rude_snap *s)
 }
 
 void iohw__rude_after(iohw__rude *r, const iohw__rude_snap *s,
-                      const char *call, char *warn, size_t n)
+                      const char *call, const char **warn)
 {
-    check_fenv(r, call, warn, n);
-    check_signals(s, call, warn, n);
-    check_fds(r, s, call, warn, n);
-    check_threads(r, call, warn, n);
+    check_fenv(r, call, warn);
+    check_signals(s, call, warn);
+    check_fds(r, s, call, warn);
+    check_threads(r, call, warn);
 }

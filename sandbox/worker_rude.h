@@ -54,12 +54,14 @@ void iohw__rude_capture(iohw__rude *r, const int std_copy[3]);
 void iohw__rude_before(const iohw__rude *r, iohw__rude_snap *s);
 
 /* Compares with the state before the call `call` ("run()"), appends the
- * warnings to warn (size n, "; "-separated) and undoes what it can. */
+ * warnings to *warn (a kept text, "; "-separated) and undoes what it can. */
 void iohw__rude_after(iohw__rude *r, const iohw__rude_snap *s,
-                      const char *call, char *warn, size_t n);
+                      const char *call, const char **warn);
 
 /* Appends text to a "; "-separated list in warn (size n). */
 void iohw__warn_append(char *warn, size_t n, const char *text);
+/* Appends text to the "; "-separated kept text *warn (results/text.h). */
+void iohw__warn_add(const char **warn, const char *text);
 
 /* The lowest descriptor number the worker moves its own descriptors to. */
 int iohw__rude_high_fd(void);

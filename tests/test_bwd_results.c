@@ -17,8 +17,8 @@
 static iohw_result sample(const char *direction)
 {
     iohw_result r;
-    memset(&r, 0, sizeof r);
-    snprintf(r.case_id, sizeof r.case_id, "ct1d.bwd_w.f32.0001");
+    iohw_result_init(&r);
+    r.case_id = iohw_text_fmt("ct1d.bwd_w.f32.0001");
     r.status = IOHW_RESULT_FAIL;
     snprintf(r.direction, sizeof r.direction, "%s", direction);
     return r;
@@ -26,7 +26,7 @@ static iohw_result sample(const char *direction)
 
 Test(bwd_results, record_writes_and_reads_the_direction)
 {
-    static char buf[IOHW_RECORD_MAX];
+    static char buf[65536];
     iohw_result r = sample("BWD_WB"), back;
     iohw_error err = {{0}};
     int n = iohw_record_encode(&r, buf, sizeof buf);
@@ -40,7 +40,7 @@ Test(bwd_results, record_writes_and_reads_the_direction)
 
 Test(bwd_results, a_forward_record_has_no_direction_member)
 {
-    static char buf[IOHW_RECORD_MAX];
+    static char buf[65536];
     iohw_result r = sample(""), back;
     iohw_error err = {{0}};
     int n = iohw_record_encode(&r, buf, sizeof buf);
@@ -128,7 +128,7 @@ Test(bwd_results, console_block_names_the_direction)
 {
     static char buf[1 << 16];
     iohw_result r = sample("BWD_W");
-    snprintf(r.file, sizeof r.file, "suite/backward.h5");
+    r.file = iohw_text_fmt("suite/backward.h5");
     FILE *f = fmemopen(buf, sizeof buf - 1, "w");
     cr_assert_not_null(f);
     iohw_console_block(f, "libx.so", &r);

@@ -131,8 +131,8 @@ Test(channel, the_reply_codec_round_trips_a_result)
     iohw__msg m;
     memset(&m, 0, sizeof m);
     static iohw_result r, back;
-    snprintf(r.case_id, sizeof r.case_id, "a.r1");
-    snprintf(r.warnings, sizeof r.warnings, "run() left 2 thread(s) running");
+    r.case_id = iohw_text_fmt("a.r1");
+    r.warnings = iohw_text_fmt("run() left 2 thread(s) running");
     r.status = IOHW_RESULT_PASS;
     r.elements = 33;
     iohw__reply_encode(&m, 7, 1, &r);

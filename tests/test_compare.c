@@ -67,7 +67,7 @@ static void put(tiny *t, int64_t i, double e, double eb, double g)
 static iohw_result judge(tiny *t, const void *sentinel)
 {
     iohw_result r;
-    memset(&r, 0, sizeof r);
+    iohw_result_init(&r);
     r.worst_ratio = -1.0;
     iohw_compare(&t->c, t->got, sentinel, &r);
     return r;
@@ -346,7 +346,7 @@ Test(compare, missing_outputs_make_the_case_invalid)
     cr_expect_eq(r.status, IOHW_RESULT_INVALID);
     cr_expect(strstr(r.message, "y_f64") != NULL, "%s", r.message);
     t.c.y_f64 = t.y_f64;
-    memset(&r, 0, sizeof r);
+    iohw_result_init(&r);
     iohw_compare(&t.c, NULL, NULL, &r);
     cr_expect_eq(r.status, IOHW_RESULT_INVALID);
     iohw_compare(&t.c, t.got, NULL, NULL);   /* no result: nothing happens */
@@ -507,11 +507,11 @@ static void judge_both(tiny *t, iohw_result_status strict,
                        iohw_result_status flushed)
 {
     iohw_result r;
-    memset(&r, 0, sizeof r);
+    iohw_result_init(&r);
     iohw_compare(&t->c, t->got, NULL, &r);
     cr_expect_eq(r.status, strict, "default rule: %s",
                  iohw_result_status_name(r.status));
-    memset(&r, 0, sizeof r);
+    iohw_result_init(&r);
     iohw_compare_flushed(&t->c, t->got, NULL, &r);
     cr_expect_eq(r.status, flushed, "declared flush: %s",
                  iohw_result_status_name(r.status));

@@ -48,14 +48,14 @@ Test(html_chromium, renders_a_hostile_report_without_errors, .timeout = 300)
     for (int i = 0; i < N; i++) {
         iohw_result *r = &it[i];
         iohw_result_status s;
-        memset(r, 0, sizeof *r);
+        iohw_result_init(r);
         iohw_result_status_parse(statuses_cycle[i % 8], &s);
-        snprintf(r->case_id, sizeof r->case_id, "ct%dd.cat%d.%04d", 2 + i % 2, i % 3, i);
-        snprintf(r->file, sizeof r->file, "suite/f%d.h5", i % 2);
-        snprintf(r->descriptor, sizeof r->descriptor, "%s", i % 2 ? D2 : D1);
-        snprintf(r->tags, sizeof r->tags, "rank%d,<b>tag</b>", 2 + i % 2);
+        r->case_id = iohw_text_fmt("ct%dd.cat%d.%04d", 2 + i % 2, i % 3, i);
+        r->file = iohw_text_fmt("suite/f%d.h5", i % 2);
+        r->descriptor = iohw_text_fmt("%s", i % 2 ? D2 : D1);
+        r->tags = iohw_text_fmt("rank%d,<b>tag</b>", 2 + i % 2);
         r->status = s;
-        snprintf(r->message, sizeof r->message,
+        r->message = iohw_text_fmt(
                  "msg %d </script><script>document.body.setAttribute("
                  "'data-iohw-js-error','injected')</script> \x01 \xff '\" `${x}`", i);
         r->elements = s == IOHW_RESULT_UNSUPPORTED || s == IOHW_RESULT_INVALID ? 0 : 480;
@@ -72,7 +72,7 @@ Test(html_chromium, renders_a_hostile_report_without_errors, .timeout = 300)
         }
     }
     /* A descriptor that does not parse must not break the page either. */
-    snprintf(it[5].descriptor, sizeof it[5].descriptor, "ci=</script>");
+    it[5].descriptor = iohw_text_fmt("ci=</script>");
     iohw_run_results r = {.items = it, .count = N, .seconds = 4.2};
     r.backend_name = "<i>naive</i>";
     r.backend_version = "1.0 \"q\"";
@@ -107,13 +107,13 @@ Test(html_chromium, renders_a_verdict_with_a_long_repro_and_meaning, .timeout = 
     static iohw_result it[N];
     for (int i = 0; i < N; i++) {
         iohw_result *r = &it[i];
-        memset(r, 0, sizeof *r);
+        iohw_result_init(r);
         r->status = IOHW_RESULT_FAIL;
-        snprintf(r->case_id, sizeof r->case_id, "ct2d.long.%04d", i);
-        snprintf(r->file, sizeof r->file, "suite/f.h5");
-        snprintf(r->descriptor, sizeof r->descriptor, "%s", D1);
-        snprintf(r->diagnosis, sizeof r->diagnosis, "%s", diag[i % 2]);
-        snprintf(r->message, sizeof r->message, "1 of 480 output elements "
+        r->case_id = iohw_text_fmt("ct2d.long.%04d", i);
+        r->file = iohw_text_fmt("suite/f.h5");
+        r->descriptor = iohw_text_fmt("%s", D1);
+        r->diagnosis = iohw_text_fmt("%s", diag[i % 2]);
+        r->message = iohw_text_fmt("1 of 480 output elements "
                  "outside the tolerance");
         r->elements = 480;
         r->mismatches = 1;

@@ -60,7 +60,7 @@ static iohw_result judged(const iohw_case *c, const void *y,
                           const iohw_judge_options *o)
 {
     iohw_result r;
-    memset(&r, 0, sizeof r);
+    iohw_result_init(&r);
     iohw_judge(c, y, NULL, o, &r);
     return r;
 }
@@ -170,7 +170,7 @@ Test(judge, a_quantized_rounding_bug_fails_and_is_named_unless_declared)
 static iohw_result worst_case(double ratio, double expected, double got)
 {
     iohw_result r;
-    memset(&r, 0, sizeof r);
+    iohw_result_init(&r);
     r.status = IOHW_RESULT_FAIL;
     r.elements = 4, r.mismatches = 2, r.npoints = 2;
     r.worst_ratio = ratio;

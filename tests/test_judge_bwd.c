@@ -94,14 +94,14 @@ Test(judge_bwd, data_passes_and_names_dx)
     iohw_case c = make_case(&p, 4);
     float *y = copy_out(&c, 4);
     iohw_result r;
-    memset(&r, 0, sizeof r);
+    iohw_result_init(&r);
     const iohw_judge_options o = {1, 0, 0};
     iohw_judge(&c, y, NULL, &o, &r);
     cr_assert_eq(r.status, IOHW_RESULT_PASS, "%s", r.message);
     cr_assert_eq(r.elements, 4);
 
     y[3] = 9.0f;   /* n=0, c=1, w=1 */
-    memset(&r, 0, sizeof r);
+    iohw_result_init(&r);
     iohw_judge(&c, y, NULL, &o, &r);
     cr_assert_eq(r.status, IOHW_RESULT_FAIL);
     cr_assert_eq(r.mismatches, 1);
@@ -126,7 +126,7 @@ Test(judge_bwd, weights_name_dw_in_its_layout_and_db)
     y[3] = -1.0f;    /* OIW: O=0, I=1, W=1 */
     y[13] = 0.5f;    /* db[1] */
     iohw_result r;
-    memset(&r, 0, sizeof r);
+    iohw_result_init(&r);
     iohw_judge(&c, y, NULL, NULL, &r);
     cr_assert_eq(r.status, IOHW_RESULT_FAIL);
     cr_assert_eq(r.elements, 15);
@@ -140,7 +140,7 @@ Test(judge_bwd, weights_name_dw_in_its_layout_and_db)
 
     /* Only db wrong: the message names db[c]. */
     y[3] = 4.0f;
-    memset(&r, 0, sizeof r);
+    iohw_result_init(&r);
     iohw_judge(&c, y, NULL, NULL, &r);
     cr_assert_eq(r.mismatches, 1);
     cr_assert_not_null(strstr(r.message, "db[1]"), "%s", r.message);
@@ -159,7 +159,7 @@ Test(judge_bwd, unwritten_db_found_by_the_sentinel)
     cr_assert_eq(iohw_worker_sentinel(IOHW_F32, bits), 4);
     memcpy(&y[5], bits, 4);
     iohw_result r;
-    memset(&r, 0, sizeof r);
+    iohw_result_init(&r);
     iohw_judge(&c, y, bits, NULL, &r);
     cr_assert_eq(r.status, IOHW_RESULT_FAIL);
     cr_assert_eq(r.unwritten, 1);

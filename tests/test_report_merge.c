@@ -30,13 +30,13 @@ static void build(void)
 {
     for (int i = 0; i < NCASES; i++) {
         iohw_result *r = &all[i];
-        memset(r, 0, sizeof *r);
-        snprintf(r->case_id, sizeof r->case_id, "ct2d.m.%04d", i);
-        snprintf(r->file, sizeof r->file, "/suite/%s.h5", i < 12 ? "a" : "b");
-        snprintf(r->descriptor, sizeof r->descriptor, "%s", DESC);
+        iohw_result_init(r);
+        r->case_id = iohw_text_fmt("ct2d.m.%04d", i);
+        r->file = iohw_text_fmt("/suite/%s.h5", i < 12 ? "a" : "b");
+        r->descriptor = iohw_text_fmt("%s", DESC);
         r->status = i % 5 == 1 ? IOHW_RESULT_FAIL
                   : i % 7 == 3 ? IOHW_RESULT_CRASH : IOHW_RESULT_PASS;
-        snprintf(r->message, sizeof r->message, "message of %d", i);
+        r->message = iohw_text_fmt("message of %d", i);
         r->elements = 100 + i;
         r->mismatches = r->status == IOHW_RESULT_FAIL ? i : 0;
         r->worst_ratio = i / 4.0;
@@ -270,7 +270,7 @@ static void make_new(iohw_result *buf, iohw_run_results *r)
     buf[8].worst_ratio = 40;
     buf[10].status = IOHW_RESULT_FAIL;
     buf[19] = all[19];
-    snprintf(buf[19].case_id, sizeof buf[19].case_id, "ct2d.m.0099");
+    buf[19].case_id = iohw_text_fmt("ct2d.m.0099");
     buf[19].status = IOHW_RESULT_FAIL;
 }
 

@@ -308,7 +308,7 @@ Test(write, handles_an_empty_run)
 Test(text, json_strings_survive_every_escape_and_replace_bad_bytes)
 {
     iohw_result one = make("odd.case.1", "f.h5", D1, IOHW_RESULT_FAIL);
-    snprintf(one.message, sizeof one.message, "%s", ODD_IN);
+    one.message = iohw_text_fmt("%s", ODD_IN);
     iohw_run_results r = {.items = &one, .count = 1};
     char *text = render(iohw_report_json, &r, NULL);
     cr_expect_not_null(strstr(text, "\"q\\\" b\\\\ s/ <\\/x \\r\\n\\t\\b\\f \\u007f"), "%s", text);
@@ -324,7 +324,7 @@ Test(text, json_strings_survive_every_escape_and_replace_bad_bytes)
 Test(text, xml_and_markdown_replace_bad_bytes_and_cut_long_cells)
 {
     iohw_result one = make("odd.case.1", "f.h5", D1, IOHW_RESULT_ERROR);
-    snprintf(one.message, sizeof one.message, "%s", ODD_IN);
+    one.message = iohw_text_fmt("%s", ODD_IN);
     iohw_run_results r = {.items = &one, .count = 1};
     char *x = render(iohw_report_junit, &r, NULL);
     /* In the attribute: quotes, CR, LF, tab as references; \b \f DEL as text. */
@@ -335,8 +335,10 @@ Test(text, xml_and_markdown_replace_bad_bytes_and_cut_long_cells)
     free(x);
 
     /* A 300-character message is cut to 160 in the Markdown table. */
-    memset(one.message, 'm', 300);
-    one.message[300] = '\0';
+    char m300[301];
+    memset(m300, 'm', 300);
+    m300[300] = '\0';
+    one.message = iohw_text_keep(m300);
     char *md = render(iohw_report_markdown, &r, NULL);
     char want[200];
     memset(want, 'm', 160);
@@ -438,9 +440,9 @@ Test(reports_machine, a_json_report_gives_it_back)
 Test(reports, claimed_pair_coverage_only_when_computed)
 {
     iohw_result item;
-    memset(&item, 0, sizeof item);
-    snprintf(item.case_id, sizeof item.case_id, "ct2d.pairwise.f32.0000");
-    snprintf(item.descriptor, sizeof item.descriptor, "ci=2 co=3 in=4x4 k=3x3");
+    iohw_result_init(&item);
+    item.case_id = iohw_text_fmt("ct2d.pairwise.f32.0000");
+    item.descriptor = iohw_text_fmt("ci=2 co=3 in=4x4 k=3x3");
     item.status = IOHW_RESULT_PASS;
     iohw_run_results r;
     memset(&r, 0, sizeof r);

@@ -37,13 +37,13 @@ static inline iohw_result make(const char *id, const char *file, const char *des
                                iohw_result_status s)
 {
     iohw_result r;
-    memset(&r, 0, sizeof r);
-    snprintf(r.case_id, sizeof r.case_id, "%s", id);
-    snprintf(r.file, sizeof r.file, "%s", file);
-    snprintf(r.descriptor, sizeof r.descriptor, "%s", desc);
-    snprintf(r.tags, sizeof r.tags, "rank2,f32,grouped");
+    iohw_result_init(&r);
+    r.case_id = iohw_text_fmt("%s", id);
+    r.file = iohw_text_fmt("%s", file);
+    r.descriptor = iohw_text_fmt("%s", desc);
+    r.tags = iohw_text_fmt("rank2,f32,grouped");
     r.status = s;
-    snprintf(r.message, sizeof r.message, "%s", iohw_result_status_meaning(s));
+    r.message = iohw_text_fmt("%s", iohw_result_status_meaning(s));
     r.elements = 480;
     r.worst_ratio = 0.25;
     r.seconds = 0.001;
@@ -56,8 +56,8 @@ static inline iohw_run_results sample(void)
     static iohw_result items[8];
     items[0] = make("ct2d.basic.0001", "suite/a.h5", D1, IOHW_RESULT_PASS);
     items[1] = make("ct2d.basic.0002", "suite/a.h5", D1, IOHW_RESULT_FAIL);
-    snprintf(items[1].message, sizeof items[1].message, "%s", HOSTILE);
-    snprintf(items[1].diagnosis, sizeof items[1].diagnosis,
+    items[1].message = iohw_text_fmt("%s", HOSTILE);
+    items[1].diagnosis = iohw_text_fmt(
              "matches the oracle with weight I and O exchanged");
     items[1].mismatches = 12;
     items[1].worst_ratio = INFINITY;

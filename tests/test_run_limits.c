@@ -353,9 +353,9 @@ Test(limits, the_repro_command_carries_the_options_that_change_outcomes)
 {
     iohw_result r;
     char buf[1024];
-    memset(&r, 0, sizeof r);
-    strcpy(r.case_id, "ct2d.0001");
-    strcpy(r.file, "s/a.h5");
+    iohw_result_init(&r);
+    r.case_id = iohw_text_keep("ct2d.0001");
+    r.file = iohw_text_keep("s/a.h5");
     iohw_run_options run;
     iohw_run_options_init(&run);
     run.backend = "/opt/lib.so";
@@ -374,7 +374,7 @@ Test(limits, the_repro_command_carries_the_options_that_change_outcomes)
                           " --adapt-layout --timeout 2.5 --memory-limit 1024");
 
     /* From the result alone (the reports): its message shows the adaptation. */
-    strcpy(r.message, "run with layouts NHWC/GOHWI (adapted from NCHW/IOHW); x");
+    r.message = iohw_text_keep("run with layouts NHWC/GOHWI (adapted from NCHW/IOHW); x");
     cr_assert_geq(iohw_repro_command("/opt/lib.so", &r, buf, (int)sizeof buf), 0);
     cr_assert_str_eq(buf, "iohw run --backend /opt/lib.so s/a.h5 --filter 'id=ct2d.0001'"
                           " --adapt-layout");

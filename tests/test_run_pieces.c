@@ -18,9 +18,9 @@
 
 static void result_of(iohw_result *r, const char *case_id, const char *file)
 {
-    memset(r, 0, sizeof *r);
-    strcpy(r->case_id, case_id);
-    strcpy(r->file, file);
+    iohw_result_init(r);
+    r->case_id = iohw_text_keep(case_id);
+    r->file = iohw_text_keep(file);
 }
 
 Test(run_pieces, the_repro_command_quotes_paths_for_the_shell)

@@ -254,7 +254,7 @@ Test(run_rounding, a_merge_adds_the_noted_passes_of_its_shards_and_a_diff_fails_
         for (int64_t i = 0; i < res.count; i++) {
             old.items[i] = res.items[i];
             if (iohw_result_rounded(&res.items[i]) && pass == 0)
-                old.items[i].message[0] = '\0';
+                old.items[i].message = "";
             else if (iohw_result_rounded(&res.items[i]))
                 old.items[i].status = IOHW_RESULT_FAIL;
         }

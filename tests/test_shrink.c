@@ -232,9 +232,9 @@ Test(shrink, the_bound_on_backend_runs_stops_the_search)
 static iohw_result result(iohw_result_status s, const char *diag)
 {
     iohw_result r;
-    memset(&r, 0, sizeof r);
+    iohw_result_init(&r);
     r.status = s;
-    snprintf(r.diagnosis, sizeof r.diagnosis, "%s", diag);
+    r.diagnosis = iohw_text_fmt("%s", diag);
     return r;
 }
 

@@ -261,9 +261,9 @@ Test(speed, repeat_out_of_range_is_refused)
 static iohw_result timed_result(void)
 {
     iohw_result r;
-    memset(&r, 0, sizeof r);
-    strcpy(r.case_id, "ct2d.0001");
-    strcpy(r.descriptor, "ci=2 co=3 in=5x4 k=3 s=2");
+    iohw_result_init(&r);
+    r.case_id = iohw_text_keep("ct2d.0001");
+    r.descriptor = iohw_text_keep("ci=2 co=3 in=5x4 k=3 s=2");
     r.status = IOHW_RESULT_PASS;
     r.elements = 100;
     r.seconds = 0.00125;
@@ -279,7 +279,7 @@ static iohw_result timed_result(void)
 Test(speed_record, the_timing_reads_back_exactly)
 {
     iohw_result r = timed_result(), back;
-    char buf[IOHW_RECORD_MAX];
+    char buf[65536];
     iohw_error err = {{0}};
     cr_assert_gt(iohw_record_encode(&r, buf, sizeof buf), 0);
     cr_expect_not_null(strstr(buf, "\"seconds\": 0.00125, \"repeat\": 5, \"time_ms\": 1.25, "));
@@ -355,8 +355,8 @@ Test(speed_part, classes_medians_and_the_slowest)
     r.items = items;
     r.count = N;
     for (int i = 0; i < N; i++) {
-        snprintf(items[i].case_id, sizeof items[i].case_id, "c%d", i);
-        snprintf(items[i].descriptor, sizeof items[i].descriptor, "%s", rows[i].desc);
+        items[i].case_id = iohw_text_fmt("c%d", i);
+        items[i].descriptor = iohw_text_fmt("%s", rows[i].desc);
         items[i].repeat = rows[i].repeat;
         items[i].time_ms = rows[i].ms;
         items[i].gmacs = rows[i].gmacs;

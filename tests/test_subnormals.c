@@ -196,9 +196,9 @@ Test(subnormals, the_repro_line_carries_a_declaration_that_is_not_ieee)
     char buf[1024];
     iohw_run_options_init(&o);
     o.backend = "lib.so";
-    memset(&r, 0, sizeof r);
-    strcpy(r.case_id, "c1");
-    strcpy(r.file, "f.h5");
+    iohw_result_init(&r);
+    r.case_id = iohw_text_keep("c1");
+    r.file = iohw_text_keep("f.h5");
     iohw_repro_options_of_run(&o, &ro);
     cr_assert_geq(iohw_repro_format(&ro, &r, buf, sizeof buf), 0);
     cr_expect_null(strstr(buf, "--subnormals"), "%s", buf);

@@ -31,12 +31,12 @@ static void add(iohw_result_status s, const char *desc, const char *tags,
                 const char *diagnosis)
 {
     iohw_result *r = &items[results.count];
-    memset(r, 0, sizeof *r);
-    snprintf(r->case_id, sizeof r->case_id, "case.%lld", (long long)results.count);
-    snprintf(r->file, sizeof r->file, "suite/x.h5");
-    snprintf(r->descriptor, sizeof r->descriptor, "%s", desc);
-    snprintf(r->tags, sizeof r->tags, "%s", tags);
-    snprintf(r->diagnosis, sizeof r->diagnosis, "%s", diagnosis);
+    iohw_result_init(r);
+    r->case_id = iohw_text_fmt("case.%lld", (long long)results.count);
+    r->file = iohw_text_fmt("suite/x.h5");
+    r->descriptor = iohw_text_fmt("%s", desc);
+    r->tags = iohw_text_fmt("%s", tags);
+    r->diagnosis = iohw_text_fmt("%s", diagnosis);
     r->status = s;
     results.count++;
 }
@@ -94,7 +94,7 @@ Test(verdict, one_exception_with_other_shapes_and_numbers_is_one_group)
     static const char *const tags[] = {"1d", "2d,pad", "3d,bias,batch", "2d,groups"};
     for (int i = 0; i < 33; i++) {
         add(IOHW_RESULT_ERROR, i % 2 ? MID : BIG, tags[i % 4], "");
-        snprintf(items[i].message, sizeof items[i].message,
+        items[i].message = iohw_text_fmt(
                  "run: libtorch: Given transposed=1, weight of size [%d, %d, %d, %d], "
                  "expected input[%d, %d, %d] to have %d channels, but got %d channels "
                  "instead (at 0x%x in '/opt/torch/lib/libtorch_cpu.so', %dx%dx%d)",
@@ -102,7 +102,7 @@ Test(verdict, one_exception_with_other_shapes_and_numbers_is_one_group)
                  i + 1, i + 2, 2 * i + 3);
     }
     add(IOHW_RESULT_ERROR, MID, "1d", "");
-    snprintf(items[33].message, sizeof items[33].message, "run: out of memory");
+    items[33].message = iohw_text_fmt("run: out of memory");
 
     iohw_verdict v;
     cr_assert_eq(iohw_verdict_build(&results, &v), 0);

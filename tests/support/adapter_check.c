@@ -58,7 +58,7 @@ int iohw_test_run_case(const iohw_loaded_backend *lb, const iohw_case *c,
     int rc = -1;
 
     /* Copies of the inputs; y full of the sentinel. */
-    memset(r, 0, sizeof *r);
+    iohw_result_init(r);
     *inputs_changed = 0;
     if ((size_t)iohw_worker_sentinel((int)yd, sent) != es)
         return iohw_error_set(err, "no sentinel for dtype %d", (int)yd);
