@@ -379,8 +379,8 @@ static void report_class(const fuzz *z, int i, FILE *f)
             c->shrunk.minimal_case.id, z->out->regressions, c->shrunk.steps,
             c->shrunk.calls);
     iohw_result where = c->shrunk.minimal;
-    where.file = iohw_text_fmt("%.4000s", z->out->regressions);
-    where.case_id = iohw_text_fmt("%s", c->shrunk.minimal_case.id);
+    where.file = iohw_text_keep(z->out->regressions);
+    where.case_id = iohw_text_keep(c->shrunk.minimal_case.id);
     if (iohw_repro_command(z->o->backend, &where, repro, (int)sizeof repro) > 0)
         fprintf(f, "   __REPRO: %s\n", repro);
 }

@@ -27,7 +27,7 @@ int iohw_shrink_write(const char *path, const iohw_case *const *cases, int n,
 static void print_outcome(const char *label, const iohw_result *r, FILE *f)
 {
     const char *why = r->diagnosis[0] != '\0' ? r->diagnosis : r->message;
-    fprintf(f, "  %-9s %s%s%.300s\n", label, iohw_result_status_name(r->status),
+    fprintf(f, "  %-9s %s%s%s\n", label, iohw_result_status_name(r->status),
             why[0] != '\0' ? ", " : "", why);
 }
 

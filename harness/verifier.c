@@ -152,13 +152,10 @@ static void judge_case(iohw__verifier *v, const iohw_case *c, iohw_result *r)
     iohw_work_reply w;
     if (send_case(v, c, IOHW_WORK_CASE, &w, r) == 0)
         return;
-    const char *why = w.message;
-    char reason[256];
-    if (w.rc == IOHW_UNSUPPORTED)
-        snprintf(reason, sizeof reason, "%.250s", why[0] ? why : "not claimed");
-    else
-        snprintf(reason, sizeof reason, "supports() returned %s: %.200s",
-                 iohw_backend_status_name(w.rc), why[0] ? why : "not claimed");
+    const char *why = w.message[0] ? w.message : "not claimed";
+    const char *reason = w.rc == IOHW_UNSUPPORTED ? why
+        : iohw_text_fmt("supports() returned %s: %s",
+                        iohw_backend_status_name(w.rc), why);
 
     /* --adapt-layout: the same numbers in layouts the backend claims. */
     if (w.rc == IOHW_UNSUPPORTED && v->cfg->adapt_layout && w.adapted) {
@@ -166,7 +163,7 @@ static void judge_case(iohw__verifier *v, const iohw_case *c, iohw_result *r)
         iohw_error err = {{0}};
         if (iohw_adapt_case(c, w.xl, w.wl, &a, &err) != 0) {
             r->status = IOHW_RESULT_ERROR;
-            r->message = iohw_text_fmt("harness: %.480s", err.msg);
+            r->message = iohw_text_fmt("harness: %s", err.msg);
             return;
         }
         iohw_work_reply wa;
@@ -176,12 +173,10 @@ static void judge_case(iohw__verifier *v, const iohw_case *c, iohw_result *r)
                      "not run the adapted case");
         }
         iohw_case_free(&a);
-        char note[sizeof r->message + 128];
-        snprintf(note, sizeof note, IOHW_REPRO_ADAPTED "%s/%s (adapted from "
-                 "%s/%s)%s%s", w.xl, w.wl, c->p.data_layout,
-                 c->p.weight_layout, r->message[0] ? "; " : "", r->message);
-        r->message = iohw_text_fmt("%.*s",
-                 (int)sizeof r->message - 1, note);
+        r->message = iohw_text_fmt(IOHW_REPRO_ADAPTED "%s/%s (adapted from "
+                                   "%s/%s)%s%s", w.xl, w.wl, c->p.data_layout,
+                                   c->p.weight_layout,
+                                   r->message[0] ? "; " : "", r->message);
         return;
     }
     /* A supports() that fails is the backend's error, not a refusal. */

@@ -152,7 +152,7 @@ typedef struct worker {
     iohw_worker_note *note;
     iohw_loaded_backend lb;
     int loaded;
-    char load_error[IOHW_ERROR_MAX];
+    const char *load_error;  /* a kept text */
     iohw__rude rude;
     int fd;                     /* the socket to the verifier */
     iohw__msg msg;
@@ -458,8 +458,8 @@ static void load(worker *wk)
     if (iohw_backend_load(wk->cfg->backend, &wk->lb, &err) == 0)
         wk->loaded = 1;
     else
-        snprintf(wk->load_error, sizeof wk->load_error,
-                 "the worker cannot load the backend: %.900s", err.msg);
+        wk->load_error = iohw_text_fmt(
+                 "the worker cannot load the backend: %s", err.msg);
     /* The hard limit stays, so that a program the backend starts can lift
      * its own (the exec backend holds it to resident memory). */
     if (wk->cfg->memory_limit_mb > 0)
