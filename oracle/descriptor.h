@@ -16,10 +16,15 @@
 #include "iohw/backend.h"
 #include "oracle/error.h"
 
-#define IOHW_DESC_MAX 512
-
 /* Values a per-channel key (sw, qmul, qshift) holds at most. */
 #define IOHW_DESC_LIST_MAX 256
+
+/* Bytes of the longest descriptor, NUL included, so that no descriptor is
+ * ever cut or refused for its length: the problem's keys and numbers (1024)
+ * and the per-channel lists at their longest, IOHW_DESC_LIST_MAX values
+ * each (sw "%.9g" at most 15 bytes, qmul 10 digits, qshift 3 bytes, each
+ * with its comma). */
+#define IOHW_DESC_MAX (1024 + IOHW_DESC_LIST_MAX * (16 + 11 + 4))
 
 /* Which quantization parameters the descriptor states (iohw_desc.stated):
  * a fill keeps a stated one and chooses the others (specification section

@@ -140,3 +140,53 @@ Test(descriptor_lists, canonical_form_parses_back_to_the_same_problem)
               "%s", one);
     free(c);
 }
+
+/* n values v, comma-separated, after "key=". */
+static size_t put_list(char *at, const char *key, const char *v, int n)
+{
+    char *start = at;
+    at += sprintf(at, " %s=", key);
+    for (int i = 0; i < n; i++)
+        at += sprintf(at, "%s%s", i ? "," : "", v);
+    return (size_t)(at - start);
+}
+
+Test(descriptor_lists, the_longest_lists_are_neither_cut_nor_refused)
+{
+    /* 256 channels, every value as long as its key allows: the canonical
+     * form (over 8 KB) parses back, and a case made from it keeps it. */
+    static const char *const FORMS[][3] = {
+        {"m=fixed", "qmul", "2147483647"},
+        {"m=scales", "sw", "1.17549435e-38"},
+    };
+    for (int f = 0; f < 2; f++) {
+        char *text = malloc(16384), *one = malloc(IOHW_DESC_MAX);
+        cr_assert(text != NULL && one != NULL);
+        size_t len = (size_t)sprintf(text, "n=1 ci=2 co=256 in=2 k=1 dt=s8 pc=1 %s",
+                                     FORMS[f][0]);
+        len += put_list(text + len, FORMS[f][1], FORMS[f][2], 256);
+        if (f == 0)
+            put_list(text + len, "qshift", "-31", 256);
+        iohw_desc *a = parse_ok(text);
+        int n = iohw_desc_format(a, one, IOHW_DESC_MAX);
+        cr_assert_gt(n, 256 * (int)strlen(FORMS[f][2]), "%.80s: %d", text, n);
+        iohw_desc *b = parse_ok(one);
+        cr_expect_eq(memcmp(a->qmul, b->qmul, sizeof a->qmul), 0);
+        cr_expect_eq(memcmp(a->qshift, b->qshift, sizeof a->qshift), 0);
+        cr_expect_eq(memcmp(a->sw, b->sw, sizeof a->sw), 0);
+        iohw_case c;
+        iohw_error err = {{0}};
+        cr_assert_eq(iohw_make_case(a, "long.0", NULL, 1, &c, &err), 0, "%s", err.msg);
+        /* The case's descriptor holds the fitted scales too; the lists
+         * are as stated. */
+        char *list = strstr(one, FORMS[f][1]);
+        cr_assert_not_null(list);
+        *strstr(list, " xl=") = '\0';
+        cr_expect(strstr(c.descriptor, list) != NULL, "%.200s", c.descriptor);
+        iohw_case_free(&c);
+        free(a);
+        free(b);
+        free(text);
+        free(one);
+    }
+}

@@ -86,9 +86,9 @@ int iohw_test_run_case(const iohw_loaded_backend *lb, const iohw_case *c,
         iohw_compare(c, y, sent, r);
     } else {
         r->status = IOHW_RESULT_ERROR;
-        snprintf(r->message, sizeof r->message, "%s returned %d: %.400s",
-                 iohw_problem_is_quant(p) ? "run_quant()" : "run()", st,
-                 iohw_backend_last_error(lb));
+        r->message = iohw_text_fmt("%s returned %d: %s",
+                                   iohw_problem_is_quant(p) ? "run_quant()" : "run()", st,
+                                   iohw_backend_last_error(lb));
     }
     *inputs_changed = memcmp(x, c->x, nx) != 0 || memcmp(w, c->w, nw) != 0 ||
                       (nb > 0 && memcmp(b, c->bias, nb) != 0) ||

@@ -12,14 +12,20 @@
 
 int iohw_test_sh(char **out, const char *fmt, ...)
 {
-    char cmd[8192];
-    va_list ap;
+    va_list ap, again;
     va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_copy(again, ap);
+    int len = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    strncat(cmd, " 2>&1", sizeof cmd - strlen(cmd) - 1);
+    cr_assert(len >= 0);
+    char *cmd = malloc((size_t)len + sizeof " 2>&1");
+    cr_assert(cmd != NULL);
+    vsnprintf(cmd, (size_t)len + 1, fmt, again);
+    va_end(again);
+    strcat(cmd, " 2>&1");
     FILE *p = popen(cmd, "r");
     cr_assert(p != NULL, "popen %s", cmd);
+    free(cmd);
     size_t cap = 1 << 16, n = 0, got;
     char *buf = malloc(cap);
     cr_assert(buf != NULL);
