@@ -191,10 +191,9 @@ static int flaky(const fuzz *z, const iohw_result *r)
     iohw_run_options ro;
     iohw_run_results res;
     iohw_error err = {{0}};
-    char filter[sizeof r->case_id + 8];
+    const char *filter = iohw_text_fmt("id=%s", r->case_id);
     const char *inputs[1] = {r->file};
     run_options(z, &ro);
-    snprintf(filter, sizeof filter, "id=%s", r->case_id);
     ro.inputs = inputs;
     ro.ninputs = 1;
     ro.filter = filter;

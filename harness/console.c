@@ -255,7 +255,7 @@ void iohw_console_block_repro(FILE *out, const iohw_repro_options *o,
 /* --- the summary --------------------------------------------------------- */
 
 typedef struct tag_row {
-    char name[64];
+    const char *name;   /* a kept text (results/text.h) */
     int64_t pass, fail, other;
 } tag_row;
 
@@ -269,15 +269,14 @@ static int cmp_tag(const void *a, const void *b)
 static int count_tags(const iohw_result *r, tag_row **rows, int n, int *cap)
 {
     const char *s = r->tags;
-    size_t len = strnlen(s, sizeof r->tags);
+    size_t len = strlen(s);
     size_t i = 0;
     while (i < len) {
         size_t j = i;
         while (j < len && s[j] != ',')
             j++;
         if (j > i) {
-            char name[64];
-            snprintf(name, sizeof name, "%.*s", (int)(j - i), s + i);
+            const char *name = iohw_text_keep_n(s + i, j - i);
             int k = 0;
             while (k < n && strcmp((*rows)[k].name, name) != 0)
                 k++;
@@ -291,7 +290,7 @@ static int count_tags(const iohw_result *r, tag_row **rows, int n, int *cap)
                     *cap = ncap;
                 }
                 memset(&(*rows)[n], 0, sizeof **rows);
-                snprintf((*rows)[n].name, sizeof (*rows)[n].name, "%s", name);
+                (*rows)[n].name = name;
                 n++;
             }
             if (r->status == IOHW_RESULT_PASS)

@@ -103,10 +103,9 @@ static void write_case(FILE *f, const iohw_run_results *r, int64_t i,
     static const char *const element[] = {NULL, "failure", "error", "skipped"};
     const iohw_result *c = &r->items[i];
     iohw_junit_kind kind = iohw_junit_kind_of(c->status);
-    char message[sizeof c->message + 32];
-    snprintf(message, sizeof message, "%s: %s%s%s",
-             iohw_result_status_name(c->status), c->direction,
-             c->direction[0] != '\0' ? ": " : "", c->message);
+    const char *message = iohw_text_fmt("%s: %s%s%s",
+                                        iohw_result_status_name(c->status), c->direction,
+                                        c->direction[0] != '\0' ? ": " : "", c->message);
 
     fputs("    <testcase classname=\"", f);
     iohw__xml_text(f, category, 1);

@@ -246,9 +246,8 @@ static int count_report_tags(const iohw_run_results *r, tag_count *t, int max)
 {
     int n = 0;
     for (int64_t i = 0; i < r->count; i++) {
-        char tags[sizeof r->items[i].tags];
-        memcpy(tags, r->items[i].tags, sizeof tags);
-        tags[sizeof tags - 1] = '\0';
+        char *tags = strdup(r->items[i].tags);
+        cr_assert_not_null(tags);
         for (char *save = NULL, *s = strtok_r(tags, ",", &save); s != NULL;
              s = strtok_r(NULL, ",", &save)) {
             int k = 0;
@@ -267,6 +266,7 @@ static int count_report_tags(const iohw_run_results *r, tag_count *t, int max)
             else
                 t[k].other++;
         }
+        free(tags);
     }
     return n;
 }
