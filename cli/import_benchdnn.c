@@ -71,7 +71,7 @@ typedef struct importer {
     problem *list;
     int n, cap, errors, skipped, too_big;
     double max_macs;
-    char last[1024 + 256]; /* the last message: once per descriptor, not per --dir */
+    char last[2 * IOHW_ERROR_MAX]; /* the last message: once per descriptor, not per --dir */
     struct {
         char why[256];
         int count;
@@ -178,7 +178,7 @@ static void on_problem(void *ctx, const iohw__bdnn_item *it)
     int r = iohw__bdnn_parse_desc(it->desc_text, &d, &e);
     if (r == 0)
         r = iohw__bdnn_to_iohw(&d, &it->setting, text, sizeof text, &e);
-    char msg[1024 + 256];
+    char msg[2 * IOHW_ERROR_MAX];
     if (r == 1) {
         snprintf(msg, sizeof msg, "%s:%d: %s skipped: %s", it->file, it->line,
                  it->desc_text, e.msg);

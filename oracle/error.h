@@ -12,7 +12,11 @@
 
 #include <stddef.h>
 
-#define IOHW_ERROR_MAX 1024
+/* Room for four whole paths (PATH_MAX, 4096 bytes each) and the words
+ * around them: a message names a few things, and names them whole.  A
+ * message that would still be longer ends in "..." (iohw_error_set), so
+ * that a cut text never passes for a whole one. */
+#define IOHW_ERROR_MAX (4 * 4096 + 1024)
 
 typedef struct iohw_error {
     char msg[IOHW_ERROR_MAX];

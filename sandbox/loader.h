@@ -13,7 +13,7 @@ typedef struct iohw_loaded_backend {
     void *handle;               /* from dlopen */
     const iohw_backend *table;  /* from iohw_backend_entry */
     void *ctx;                  /* from init, or NULL */
-    char path[1024];
+    char path[4096];            /* PATH_MAX: no longer path can be opened */
 } iohw_loaded_backend;
 
 /* Loads and initialises a backend.  Errors name the path and say what is

@@ -143,3 +143,25 @@ Test(long_texts_run, a_4k_name_version_reason_message_tag_and_path_are_whole_eve
     free(journal);
     iohw_test_sh(NULL, "rm -rf '%s/long-%d'", IOHW_TEST_TMP, (int)getpid());
 }
+
+/* A shared object reached through a path about 4 KB long loads, runs and
+ * is named whole in the report. */
+Test(long_texts_run, a_backend_at_a_4k_path_loads_and_is_named_whole, .timeout = 600)
+{
+    memset(long_tag, 'T', 4093);
+    memcpy(long_tag + 4093, "GAT", 4);
+    make_dir();
+    make_cases();
+    char *out = NULL;
+    int rc = iohw_test_sh(&out, "cd '%s' && ln -s '%s/libiohw_reference.so' lib.so && '%s' run "
+                          "--backend '%s/lib.so' '%s' --jobs 1 --json r.json",
+                          dir, IOHW_BACKEND_DIR, IOHW_BIN, dir, file);
+    cr_expect_eq(rc, 0, "%.3000s", out);
+    char *json = slurp("r.json"), lib[4200];
+    snprintf(lib, sizeof lib, "%s/lib.so", dir);
+    expect_holds("the JSON report", json, lib, 1);
+    expect_holds("the JSON report", json, "\"status\": \"PASS\"", 3);
+    free(json);
+    free(out);
+    iohw_test_sh(NULL, "rm -rf '%s/long-%d'", IOHW_TEST_TMP, (int)getpid());
+}
