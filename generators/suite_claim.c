@@ -297,7 +297,7 @@ static void ask_seeds(learner *L)
     const int R = IOHW__FACTOR_RANK, X = IOHW__FACTOR_XL, W = IOHW__FACTOR_WL;
     for (int r = 0; r < L->s.nvalues[R]; r++)
         for (int x = 0; x < L->s.nvalues[X]; x++)
-            for (int w = 0; w < L->s.nvalues[W] && !L->failed; w++) {
+            for (int w = 0; w < L->s.nvalues[W] && !L->failed && L->nwit == 0; w++) {
                 int row[F] = {0};
                 row[R] = r;
                 row[X] = x;
@@ -353,7 +353,8 @@ int iohw_claim_learn(iohw_accepts_fn accepts, void *ctx, iohw_claim *c,
     L.nbases = a.nrows;
     for (int r = 0; r < a.nrows && !L.failed; r++)
         ask(&L, a.rows + (size_t)r * F);
-    ask_seeds(&L);
+    if (L.nwit == 0)
+        ask_seeds(&L);
     if (!L.failed)
         learn_values(&L);
     iohw_pw_array_free(&a);
