@@ -14,10 +14,10 @@
  * asks sandbox/probe.h).
  *
  * Learning the claim (iohw_claim_learn) asks accepts() about:
- *   1. the rows of the smoke covering array, then for every rank, data
- *      layout class and weight layout class that no accepted row holds
- *      together, the simplest row with them (every other factor at its
- *      first value), so that a backend taking one layout pair has rows to
+ *   1. the rows of the smoke covering array; when it accepts none of
+ *      them, the simplest row (every other factor at its first value) of
+ *      each rank, data layout class and weight layout class, until one is
+ *      accepted, so that a backend taking one layout pair has a row to
  *      repair from;
  *   2. for every factor value no accepted row holds yet, rows that hold it,
  *      each repaired from an accepted row (or, while there are none, from
