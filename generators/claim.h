@@ -6,12 +6,19 @@
  * (supports() returns IOHW_OK) at least one representative problem that
  * holds both values: one of the first four problems the factor builder
  * makes of a valid row (its variants 0 to 3, which differ in layout
- * permutations, batch, groups, lengths and pad sides).  The generators
+ * permutations, batch, groups, lengths and pad sides) or, for a row whose
+ * weight layout is of the class "other", variant 0 with the weights in
+ * O<spatial>I (TFLite's OHWI, which variants 0 to 3 never give in 2-d and
+ * 3-d).  The generators
  * never load a backend: the caller passes `accepts`, which asks it (cli
  * asks sandbox/probe.h).
  *
  * Learning the claim (iohw_claim_learn) asks accepts() about:
- *   1. the rows of the smoke covering array;
+ *   1. the rows of the smoke covering array; when it accepts none of
+ *      them, the simplest row (every other factor at its first value) of
+ *      each rank, data layout class and weight layout class, until one is
+ *      accepted, so that a backend taking one layout pair has a row to
+ *      repair from;
  *   2. for every factor value no accepted row holds yet, rows that hold it,
  *      each repaired from an accepted row (or, while there are none, from
  *      a covering-array row): the value set, the other factors keeping the

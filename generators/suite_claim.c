@@ -8,20 +8,25 @@
  *                 suite's predicate (suite_factors.c);
  *   asked row     a row whose problems went to accepts(): variant 0, then
  *                 variants 1 .. VARIANTS-1 (other layout permutations, N,
- *                 G, lengths, pad sides) until one is accepted; the
- *                 accepted variant is cached by the row without its fill;
+ *                 G, lengths, pad sides), then variant VARIANTS (the
+ *                 weights in O<spatial>I, for the weight class "other")
+ *                 until one is accepted; the accepted variant is cached by
+ *                 the row without its fill;
  *   witness       an accepted row; kept (up to WITNESS_MAX) as a base from
  *                 which rows for other values are repaired;
  *   budget        a value or pair is looked for from WITNESS_TRY witnesses
  *                 and BASE_TRY covering-array rows (fewer lose claimed
  *                 pairs: tests/test_claim.c); the covering arrays inside
  *                 the claim weigh ARRAY_CANDIDATES candidates per row (each
- *                 complete candidate is asked): a smoke claim costs a few
- *                 thousand supports() calls (tests/test_claim_cost.c);
+ *                 complete candidate is asked, until ARRAY_REFUSED calls
+ *                 went to refused rows; then only rows already asked): a
+ *                 smoke claim costs a few thousand supports() calls
+ *                 (tests/test_claim_cost.c, tests/test_claim_layouts.c);
  *   repair        a depth-first search over the factors in order, the fixed
  *                 values set, every other factor trying the base row's
- *                 value first and then the others in index order, pruned by
- *                 the suite's predicate, within NODE_LIMIT nodes.
+ *                 value first and then the others in index order (for the
+ *                 pairs of step 3, live values only), pruned by the
+ *                 suite's predicate, within NODE_LIMIT nodes.
  */
 #include "generators/claim.h"
 
@@ -38,6 +43,7 @@
 #define NODE_LIMIT 5000
 #define ARRAY_NODE_LIMIT 20000
 #define ARRAY_CANDIDATES 2
+#define ARRAY_REFUSED 1500
 #define ARRAY_SEED UINT64_C(0x5eed0000)
 #define VARIANTS 4
 
@@ -60,6 +66,8 @@ typedef struct learner {
     int (*bases)[F];                /* covering-array rows */
     int nbases;
     unsigned char live[IOHW_CLAIM_VALUES_MAX]; /* value in a claimed pair */
+    int live_only;                  /* repairs use live values only */
+    int64_t array_refused;          /* the arrays' calls on refused rows */
     int failed;                     /* 1 accepts() failed, 2 no memory */
 } learner;
 
@@ -140,7 +148,15 @@ static void mark_row(learner *L, const int *v)
     }
 }
 
-/* The variant (0 .. VARIANTS-1) of the row whose problem the backend
+/* The problem of a row's variant: 0 .. VARIANTS-1 the builder's, VARIANTS
+ * the deployed weight layout (suite_internal.h); -1 when it builds none. */
+static int build(const int *v, int var, iohw_problem *p)
+{
+    return var < VARIANTS ? iohw__factors_build(v, var, p)
+                          : iohw__factors_build_deployed(v, p);
+}
+
+/* The variant (0 .. VARIANTS) of the row whose problem the backend
  * accepts, the first asked in order; -1 when it accepts none (or the row
  * builds no problem); -2 when accepts() failed or memory ran out. */
 static int ask_variant(learner *L, const int *v)
@@ -151,13 +167,17 @@ static int ask_variant(learner *L, const int *v)
     if (got >= 0)
         return got - 1;
     iohw_problem p, prev;
-    int ok = 0, var = 0;
-    for (; var < VARIANTS && ok == 0; var++) {
-        if (iohw__factors_build(v, var, &p) != 0)
-            break;
-        if (var > 0 && memcmp(&p, &prev, sizeof p) == 0)
+    int ok = 0, var = 0, asked = 0;
+    for (; var <= VARIANTS && ok == 0; var++) {
+        if (build(v, var, &p) != 0) {
+            if (var == 0)
+                break;   /* no variant builds either */
+            continue;
+        }
+        if (asked && memcmp(&p, &prev, sizeof p) == 0)
             continue;  /* the variant fell back to variant 0 */
         prev = p;
+        asked = 1;
         ok = L->accepts(&p, L->ctx);
         L->c->asked++;
     }
@@ -195,7 +215,8 @@ static void learner_init(learner *L, iohw_claim *c, iohw_accepts_fn accepts,
 }
 
 /* Completes row (fixed values set, -1 elsewhere) from factor f on, each
- * factor trying base's value first; 1 when row holds a valid row. */
+ * factor trying base's value first; with L->live_only, only values of
+ * claimed pairs.  1 when row holds a valid row. */
 static int repair(const learner *L, const int *base, int *row, int f,
                   int64_t *nodes)
 {
@@ -209,6 +230,8 @@ static int repair(const learner *L, const int *base, int *row, int f,
         if (k == base[f])
             continue;
         row[f] = k < 0 ? base[f] : k;
+        if (L->live_only && !L->live[L->c->offset[f] + row[f]])
+            continue;
         if (repair(L, base, row, f + 1, nodes))
             return 1;
     }
@@ -232,7 +255,7 @@ static int find_witness(learner *L, int f, int a, int g, int b)
         if (g >= 0)
             row[g] = b;
         if (!repair(L, base, row, 0, &nodes)) {
-            if (nodes >= 0)
+            if (nodes >= 0 && !L->live_only)
                 return 0;  /* no valid row holds these values */
             continue;
         }
@@ -263,6 +286,27 @@ static int claim_init(iohw_claim *c, iohw_error *err)
     return 0;
 }
 
+/* Step 1b of claim.h, when the covering array gave no accepted row: for
+ * every rank, data layout class and weight layout class, the simplest row
+ * with them (every other factor at its first value), until one is
+ * accepted, so that a backend taking only a few layouts (TFLite: NHWC with
+ * OHWI) has a witness to repair from.  One seed only: more of them, all
+ * alike, would take the places of the witnesses tried first. */
+static void ask_seeds(learner *L)
+{
+    const int R = IOHW__FACTOR_RANK, X = IOHW__FACTOR_XL, W = IOHW__FACTOR_WL;
+    for (int r = 0; r < L->s.nvalues[R]; r++)
+        for (int x = 0; x < L->s.nvalues[X]; x++)
+            for (int w = 0; w < L->s.nvalues[W] && !L->failed && L->nwit == 0; w++) {
+                int row[F] = {0};
+                row[R] = r;
+                row[X] = x;
+                row[W] = w;
+                if (L->s.valid(row, L->s.ctx))
+                    ask(L, row);
+            }
+}
+
 /* Steps 2 and 3 of claim.h: every value, then every pair of live values. */
 static int learn_values(learner *L)
 {
@@ -271,6 +315,7 @@ static int learn_values(learner *L)
         for (int a = 0; a < L->s.nvalues[f]; a++)
             if (!L->live[c->offset[f] + a] && find_witness(L, f, a, -1, 0) < 0)
                 return -1;
+    L->live_only = 1;   /* step 3: rows of live values only */
     for (int f = 0; f < F; f++)
         for (int g = f + 1; g < F; g++)
             for (int a = 0; a < L->s.nvalues[f]; a++)
@@ -305,6 +350,8 @@ int iohw_claim_learn(iohw_accepts_fn accepts, void *ctx, iohw_claim *c,
     L.nbases = a.nrows;
     for (int r = 0; r < a.nrows && !L.failed; r++)
         ask(&L, a.rows + (size_t)r * F);
+    if (L.nwit == 0)
+        ask_seeds(&L);
     if (!L.failed)
         learn_values(&L);
     iohw_pw_array_free(&a);
@@ -381,7 +428,16 @@ static int claim_valid(const int *v, void *ctx)
             if (v[g] >= 0 && !*pair_at(L->c, f, v[f], g, v[g]))
                 return 0;
     }
-    return !complete || ask(L, v) == 1;
+    if (!complete)
+        return 1;
+    const int known = cache_get(L->c->cache, row_key(v)) >= 0;
+    if (!known && L->array_refused >= ARRAY_REFUSED)
+        return 0;   /* the budget is spent: known rows only */
+    const int64_t before = L->c->asked;
+    const int ok = ask(L, v);
+    if (ok == 0)
+        L->array_refused += L->c->asked - before;
+    return ok == 1;
 }
 
 /* Adds the row as the next pairwise case: its variant when the backend
@@ -396,7 +452,7 @@ static int add_row(learner *L, iohw_plan *plan, const int *v, iohw_error *err)
         return iohw_error_set(err, "claim: asking the backend failed");
     if (ok == 0) {
         int var = ask_variant(L, v);
-        if (var < 0 || iohw__factors_build(v, var, &d.p) != 0)
+        if (var < 0 || build(v, var, &d.p) != 0)
             return iohw_error_set(err, "claim: the builder rejected an accepted row");
     }
     snprintf(d.fill, sizeof d.fill, "%s", iohw_fill_names()[v[IOHW__FACTOR_FILL]]);

@@ -62,6 +62,8 @@ enum {
 
 _Static_assert(F_COUNT == IOHW__NFACTORS && F_FILL == IOHW__FACTOR_FILL,
                "suite_internal.h counts the factors");
+_Static_assert(F_RANK == IOHW__FACTOR_RANK && F_XL == IOHW__FACTOR_XL
+               && F_WL == IOHW__FACTOR_WL, "suite_internal.h numbers the layout factors");
 
 static const int NVALUES[F_COUNT] = {3, 2, 3, 6, 4, 3, 2, 4, 3, 4, 6, 6, 2, 2, 4, 3, 5, 6};
 static const int KERNELS[6] = {1, 2, 3, 4, 5, 7};
@@ -192,7 +194,10 @@ static int same_axis(const axis *a, const axis *b)
  * Layout strings.
  */
 
-static void make_layouts(const int *v, int rank, int64_t variant,
+/* The layouts of a variant; with `deployed`, a weight layout of the class
+ * "other" is O<spatial>I instead (TFLite's OHWI, which no variant number
+ * below 5 gives). */
+static void make_layouts(const int *v, int rank, int64_t variant, int deployed,
                          iohw_problem *p)
 {
     const char *sp = iohw_spatial_letters(rank);
@@ -227,7 +232,10 @@ static void make_layouts(const int *v, int rank, int64_t variant,
         }
         break;
     default:
-        iohw__perm_nth(letters, iohw__weight_class, WL_OTHER, variant, p->weight_layout);
+        if (deployed)
+            snprintf(p->weight_layout, sizeof p->weight_layout, "O%sI", sp);
+        else
+            iohw__perm_nth(letters, iohw__weight_class, WL_OTHER, variant, p->weight_layout);
         break;
     }
 }
@@ -238,7 +246,8 @@ static void make_layouts(const int *v, int rank, int64_t variant,
 
 /* Builds one variant; -1 when the values contradict each other or the
  * problem is too large. */
-static int build_variant(const int *v, int64_t variant, iohw_problem *p)
+static int build_variant(const int *v, int64_t variant, int deployed,
+                         iohw_problem *p)
 {
     const int rank = v[F_RANK] + 1;
     axis w, ax[3];
@@ -296,7 +305,7 @@ static int build_variant(const int *v, int64_t variant, iohw_problem *p)
     }
     p->has_bias = v[F_BIAS];
     p->dtype = iohw__dtypes[v[F_DTYPE]];
-    make_layouts(v, rank, variant, p);
+    make_layouts(v, rank, variant, deployed, p);
     if (iohw_problem_finish(p, NULL) != 0)
         return -1;
     if (iohw_problem_y_count(p) > ELEMENTS_MAX || iohw_problem_x_count(p) > ELEMENTS_MAX
@@ -368,23 +377,31 @@ void iohw__factors_classify(const iohw_problem *p, const char *fill, int *v)
     }
 }
 
+/* Builds one variant and checks that it keeps every value. */
+static int build_kept(const int *v, int64_t variant, int deployed, iohw_problem *p)
+{
+    int got[F_COUNT];
+    if (build_variant(v, variant, deployed, p) != 0)
+        return -1;
+    iohw__factors_classify(p, NULL, got);
+    got[F_FILL] = v[F_FILL];
+    return memcmp(got, v, sizeof got) == 0 ? 0 : -1;
+}
+
 /* Builds the problem of complete factor values: the variant when it keeps
  * every value, else variant 0; -1 when neither does. */
 int iohw__factors_build(const int *v, int64_t variant, iohw_problem *p)
 {
-    int got[F_COUNT];
-    for (int pass = 0; pass < 2; pass++) {
-        const int64_t var = pass == 0 ? variant : 0;
-        if (pass == 1 && variant == 0)
-            break;
-        if (build_variant(v, var, p) != 0)
-            continue;
-        iohw__factors_classify(p, NULL, got);
-        got[F_FILL] = v[F_FILL];
-        if (memcmp(got, v, sizeof got) == 0)
-            return 0;
-    }
-    return -1;
+    if (build_kept(v, variant, 0, p) == 0)
+        return 0;
+    return variant != 0 ? build_kept(v, 0, 0, p) : -1;
+}
+
+int iohw__factors_build_deployed(const int *v, iohw_problem *p)
+{
+    if (v[F_WL] != WL_OTHER)
+        return -1;
+    return build_kept(v, 0, 1, p);
 }
 
 /*

@@ -137,8 +137,15 @@ int iohw__plan_backward_add(iohw_plan *plan, const char *text, int32_t dir,
  * (factor values of a problem, -1 where a value is outside a factor). */
 #define IOHW__NFACTORS 18
 #define IOHW__FACTOR_FILL 17
+#define IOHW__FACTOR_RANK 0
+#define IOHW__FACTOR_XL 15
+#define IOHW__FACTOR_WL 16
 void iohw__factors_spec(iohw_pw_spec *s, uint64_t seed);
 int iohw__factors_build(const int *v, int64_t variant, iohw_problem *p);
+/* Variant 0 of complete factor values with the weight layout of the class
+ * "other" set to O<spatial>I (TFLite's OHWI); -1 when the row's weight
+ * layout is of another class or the problem breaks a value. */
+int iohw__factors_build_deployed(const int *v, iohw_problem *p);
 void iohw__factors_classify(const iohw_problem *p, const char *fill, int *v);
 
 /* Pairwise coverage of every case of the plan (sets the plan's pairs_*
