@@ -29,6 +29,9 @@
 #include "oracle/quant_problem.h"
 #include "oracle/clock.h"
 
+_Static_assert(IOHW_RESULT_ID_MAX == IOHW_CASE_ID_MAX - 1,
+               "a result holds any case id (results/result.h, cases/case.h)");
+
 /* The reader starts on a dataset: the note says which. */
 static void on_dataset(void *ctx, const char *name)
 {

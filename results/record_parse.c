@@ -526,7 +526,7 @@ static int parse_text(jp *p, const char **field)
     if (buf == NULL)
         return fail(p, "out of memory reading a string");
     int rc = parse_string(p, buf, room);
-    *field = rc == 0 ? iohw_text_keep(buf) : "";
+    *field = iohw_text_keep(rc == 0 ? buf : NULL);
     free(buf);
     return rc;
 }
@@ -535,7 +535,7 @@ static int parse_text(jp *p, const char **field)
 static int text_member(jp *p, const char **field)
 {
     if (literal(p, "null"))
-        return *field = "", 0;
+        return *field = iohw_text_keep(NULL), 0;
     ws(p);
     if (peek(p) != '"')
         return fail(p, "expected a string");
@@ -602,7 +602,12 @@ static int result_member(jp *p, const char *key, void *arg)
         if (peek(p) != '"')
             return fail(p, "expected a string");
         sn->id = 1;
-        return parse_text(p, &r->case_id);
+        if (parse_text(p, &r->case_id) != 0)
+            return -1;
+        if (strlen(r->case_id) > IOHW_RESULT_ID_MAX)
+            return fail(p, "longer than %d bytes (a case id, specification "
+                        "section 4)", IOHW_RESULT_ID_MAX);
+        return 0;
     }
 #define TEXT(name, field) \
     if (strcmp(key, name) == 0) \

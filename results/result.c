@@ -244,6 +244,6 @@ void iohw_result_worst_error(const iohw_result *r, char *buf, size_t n)
 void iohw_result_init(iohw_result *r)
 {
     memset(r, 0, sizeof *r);
-    r->case_id = r->file = r->descriptor = r->tags = "";
-    r->message = r->diagnosis = r->warnings = "";
+    r->case_id = r->file = r->descriptor = r->tags = iohw_text_keep(NULL);
+    r->message = r->diagnosis = r->warnings = iohw_text_keep(NULL);
 }

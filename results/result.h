@@ -122,6 +122,11 @@ typedef struct iohw_result {
     char direction[8];
 } iohw_result;
 
+/* The longest case id, in bytes (specification section 4: 1 to 127
+ * letters, digits, '.', '_', '-'); a record with a longer id is not one
+ * iohw wrote, and its decoder refuses it. */
+#define IOHW_RESULT_ID_MAX 127
+
 /* r with every number 0 and every text "". */
 void iohw_result_init(iohw_result *r);
 

@@ -19,6 +19,8 @@ typedef struct text_table {
 } text_table;
 
 static text_table table;
+/* The one empty text, so that equal results compare equal byte for byte. */
+static const char EMPTY[] = "";
 static pthread_mutex_t table_mu = PTHREAD_MUTEX_INITIALIZER;
 
 /* FNV-1a over n bytes. */
@@ -81,7 +83,7 @@ static const char *keep_locked(const char *s, size_t n)
 const char *iohw_text_keep_n(const char *s, size_t n)
 {
     if (s == NULL || n == 0)
-        return "";
+        return EMPTY;
     pthread_mutex_lock(&table_mu);
     const char *k = keep_locked(s, n);
     pthread_mutex_unlock(&table_mu);
@@ -101,7 +103,7 @@ const char *iohw_text_vfmt(const char *fmt, va_list ap)
     int n = vsnprintf(small, sizeof small, fmt, ap);
     if (n < 0) {
         va_end(again);
-        return "";
+        return EMPTY;
     }
     if ((size_t)n < sizeof small) {
         va_end(again);

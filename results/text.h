@@ -21,7 +21,7 @@
 
 #define IOHW_TEXT_NO_MEMORY "(text lost: out of memory)"
 
-/* The kept copy of s ("" for NULL or ""). */
+/* The kept copy of s; NULL and "" give the one empty text. */
 const char *iohw_text_keep(const char *s);
 
 /* The kept copy of the first n bytes of s (which need not end there). */

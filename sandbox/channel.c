@@ -172,7 +172,7 @@ const char *iohw__msg_get_text(iohw__msg *m)
     iohw__msg_get(m, &n, sizeof n);
     if (m->bad || m->len - m->pos < n) {
         m->bad = 1;
-        return "";
+        return iohw_text_keep(NULL);
     }
     const char *t = iohw_text_keep_n((const char *)m->buf + m->pos, n);
     m->pos += n;
