@@ -174,10 +174,10 @@ static int judge_answer(const check_args *a, const iohw_case *c, iohw_result *r)
     iohw_judge_options o = {1, 0, 0};
     if (rc == 1) {
         r->status = IOHW_RESULT_UNSUPPORTED;
-        r->message = iohw_text_fmt("%s", why ? why : "");
+        r->message = iohw_text_keep(why ? why : "");
     } else if (rc == 2) {
         r->status = IOHW_RESULT_ERROR;
-        r->message = iohw_text_fmt("%s", err.msg);
+        r->message = iohw_text_keep(err.msg);
         iohw_judge_call_error(c, y, NULL, err.msg, &o, r);
     } else if (rc == 0) {
         iohw_judge(c, y, NULL, &o, r);
@@ -201,10 +201,10 @@ static int check_case(const check_args *a, iohw_result *r)
             iohw_case_file_close(f, NULL);
         return -1;
     }
-    r->case_id = iohw_text_fmt("%s", a->id);
-    r->file = iohw_text_fmt("%s", a->file);
-    r->descriptor = iohw_text_fmt("%s", c.descriptor);
-    r->tags = iohw_text_fmt("%s", c.tags);
+    r->case_id = iohw_text_keep(a->id);
+    r->file = iohw_text_keep(a->file);
+    r->descriptor = iohw_text_keep(c.descriptor);
+    r->tags = iohw_text_keep(c.tags);
     int rc = judge_answer(a, &c, r);
     iohw_case_free(&c);
     iohw_case_file_close(f, NULL);

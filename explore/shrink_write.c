@@ -56,8 +56,8 @@ void iohw_shrink_print(const iohw_shrink_result *r,
     ro.timeout_fixed = o->timeout > 0;
     ro.timeout = o->timeout;
     ro.memory_limit_mb = o->memory_limit_mb;
-    where.file = iohw_text_fmt("%s", written);
-    where.case_id = iohw_text_fmt("%s", r->minimal_case.id);
+    where.file = iohw_text_keep(written);
+    where.case_id = iohw_text_keep(r->minimal_case.id);
     if (iohw_repro_format(&ro, &where, repro, (int)sizeof repro) > 0)
         fprintf(f, "__REPRO: %s\n", repro);
 }

@@ -15,7 +15,6 @@ typedef struct text_table {
     char **slot;       /* NULL or a kept text */
     size_t cap;        /* a power of two, or 0 */
     size_t count;
-    size_t bytes;
 } text_table;
 
 static text_table table;
@@ -53,7 +52,7 @@ static int grow(text_table *t)
     char **slot = calloc(cap, sizeof *slot);
     if (slot == NULL)
         return -1;
-    text_table bigger = {slot, cap, t->count, t->bytes};
+    text_table bigger = {slot, cap, t->count};
     for (size_t i = 0; i < t->cap; i++)
         if (t->slot[i] != NULL)
             *find(&bigger, t->slot[i], strlen(t->slot[i])) = t->slot[i];
@@ -76,7 +75,6 @@ static const char *keep_locked(const char *s, size_t n)
     copy[n] = '\0';
     *at = copy;
     table.count++;
-    table.bytes += n + 1;
     return copy;
 }
 
@@ -130,24 +128,17 @@ const char *iohw_text_fmt(const char *fmt, ...)
     return k;
 }
 
-int iohw_text_empty(const char *s)
+/* 1 when s is NULL or "". */
+static int text_empty(const char *s)
 {
     return s == NULL || s[0] == '\0';
 }
 
 const char *iohw_text_join(const char *a, const char *sep, const char *b)
 {
-    if (iohw_text_empty(b))
+    if (text_empty(b))
         return iohw_text_keep(a);
-    if (iohw_text_empty(a))
+    if (text_empty(a))
         return iohw_text_keep(b);
     return iohw_text_fmt("%s%s%s", a, sep != NULL ? sep : "", b);
-}
-
-size_t iohw_text_held(void)
-{
-    pthread_mutex_lock(&table_mu);
-    size_t n = table.bytes;
-    pthread_mutex_unlock(&table_mu);
-    return n;
 }

@@ -36,11 +36,4 @@ const char *iohw_text_vfmt(const char *fmt, va_list ap)
 /* a, then sep and b when both are not empty: "a; b", "a", "b" or "". */
 const char *iohw_text_join(const char *a, const char *sep, const char *b);
 
-/* 1 when s is NULL or "". */
-int iohw_text_empty(const char *s);
-
-/* The bytes held by kept texts (each distinct text once), for tests and
- * benchmarks. */
-size_t iohw_text_held(void);
-
 #endif

@@ -478,8 +478,7 @@ static void serve(worker *wk)
         wk->rep.message = wk->rep.warnings = "";
         if (!wk->loaded) {
             wk->rep.rc = IOHW_WORK_NOT_LOADED;
-            wk->rep.message = iohw_text_fmt("%s",
-                     wk->load_error);
+            wk->rep.message = wk->load_error;
         } else if (kind == IOHW_WORK_CASE || kind == IOHW_WORK_RUN) {
             serve_case(wk, kind, memfd);
             memfd = -1;

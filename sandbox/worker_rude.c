@@ -12,7 +12,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-void iohw__warn_append(char *warn, size_t n, const char *text)
+/* Appends text to a "; "-separated list in warn (size n). */
+static void warn_append(char *warn, size_t n, const char *text)
 {
     size_t len = strlen(warn);
     if (len + 1 >= n)
@@ -54,14 +55,14 @@ static void mxcsr_words(unsigned m, char *buf, size_t n)
                                            "toward zero"};
     buf[0] = '\0';
     if (m & 0x8000u)
-        iohw__warn_append(buf, n, "FTZ");
+        warn_append(buf, n, "FTZ");
     if (m & 0x0040u)
-        iohw__warn_append(buf, n, "DAZ");
+        warn_append(buf, n, "DAZ");
     char r[40];
     snprintf(r, sizeof r, "rounding %s", rounding[(m >> 13) & 3u]);
-    iohw__warn_append(buf, n, r);
+    warn_append(buf, n, r);
     if ((m & 0x1F80u) != 0x1F80u)
-        iohw__warn_append(buf, n, "exceptions unmasked");
+        warn_append(buf, n, "exceptions unmasked");
     /* warn_append separates with "; ": make it ", " for one clause. */
     for (char *p = buf; (p = strstr(p, "; ")) != NULL; p++)
         *p = ',';

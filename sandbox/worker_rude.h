@@ -58,8 +58,6 @@ void iohw__rude_before(const iohw__rude *r, iohw__rude_snap *s);
 void iohw__rude_after(iohw__rude *r, const iohw__rude_snap *s,
                       const char *call, const char **warn);
 
-/* Appends text to a "; "-separated list in warn (size n). */
-void iohw__warn_append(char *warn, size_t n, const char *text);
 /* Appends text to the "; "-separated kept text *warn (results/text.h). */
 void iohw__warn_add(const char **warn, const char *text);
 

@@ -52,7 +52,7 @@ Test(html_chromium, renders_a_hostile_report_without_errors, .timeout = 300)
         iohw_result_status_parse(statuses_cycle[i % 8], &s);
         r->case_id = iohw_text_fmt("ct%dd.cat%d.%04d", 2 + i % 2, i % 3, i);
         r->file = iohw_text_fmt("suite/f%d.h5", i % 2);
-        r->descriptor = iohw_text_fmt("%s", i % 2 ? D2 : D1);
+        r->descriptor = iohw_text_keep(i % 2 ? D2 : D1);
         r->tags = iohw_text_fmt("rank%d,<b>tag</b>", 2 + i % 2);
         r->status = s;
         r->message = iohw_text_fmt(
@@ -111,8 +111,8 @@ Test(html_chromium, renders_a_verdict_with_a_long_repro_and_meaning, .timeout = 
         r->status = IOHW_RESULT_FAIL;
         r->case_id = iohw_text_fmt("ct2d.long.%04d", i);
         r->file = iohw_text_fmt("suite/f.h5");
-        r->descriptor = iohw_text_fmt("%s", D1);
-        r->diagnosis = iohw_text_fmt("%s", diag[i % 2]);
+        r->descriptor = iohw_text_keep(D1);
+        r->diagnosis = iohw_text_keep(diag[i % 2]);
         r->message = iohw_text_fmt("1 of 480 output elements "
                  "outside the tolerance");
         r->elements = 480;

@@ -33,7 +33,7 @@ static void build(void)
         iohw_result_init(r);
         r->case_id = iohw_text_fmt("ct2d.m.%04d", i);
         r->file = iohw_text_fmt("/suite/%s.h5", i < 12 ? "a" : "b");
-        r->descriptor = iohw_text_fmt("%s", DESC);
+        r->descriptor = iohw_text_keep(DESC);
         r->status = i % 5 == 1 ? IOHW_RESULT_FAIL
                   : i % 7 == 3 ? IOHW_RESULT_CRASH : IOHW_RESULT_PASS;
         r->message = iohw_text_fmt("message of %d", i);

@@ -308,7 +308,7 @@ Test(write, handles_an_empty_run)
 Test(text, json_strings_survive_every_escape_and_replace_bad_bytes)
 {
     iohw_result one = make("odd.case.1", "f.h5", D1, IOHW_RESULT_FAIL);
-    one.message = iohw_text_fmt("%s", ODD_IN);
+    one.message = iohw_text_keep(ODD_IN);
     iohw_run_results r = {.items = &one, .count = 1};
     char *text = render(iohw_report_json, &r, NULL);
     cr_expect_not_null(strstr(text, "\"q\\\" b\\\\ s/ <\\/x \\r\\n\\t\\b\\f \\u007f"), "%s", text);
@@ -324,7 +324,7 @@ Test(text, json_strings_survive_every_escape_and_replace_bad_bytes)
 Test(text, xml_and_markdown_replace_bad_bytes_and_cut_long_cells)
 {
     iohw_result one = make("odd.case.1", "f.h5", D1, IOHW_RESULT_ERROR);
-    one.message = iohw_text_fmt("%s", ODD_IN);
+    one.message = iohw_text_keep(ODD_IN);
     iohw_run_results r = {.items = &one, .count = 1};
     char *x = render(iohw_report_junit, &r, NULL);
     /* In the attribute: quotes, CR, LF, tab as references; \b \f DEL as text. */

@@ -234,7 +234,7 @@ static iohw_result result(iohw_result_status s, const char *diag)
     iohw_result r;
     iohw_result_init(&r);
     r.status = s;
-    r.diagnosis = iohw_text_fmt("%s", diag);
+    r.diagnosis = iohw_text_keep(diag);
     return r;
 }
 

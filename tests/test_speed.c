@@ -356,7 +356,7 @@ Test(speed_part, classes_medians_and_the_slowest)
     r.count = N;
     for (int i = 0; i < N; i++) {
         items[i].case_id = iohw_text_fmt("c%d", i);
-        items[i].descriptor = iohw_text_fmt("%s", rows[i].desc);
+        items[i].descriptor = iohw_text_keep(rows[i].desc);
         items[i].repeat = rows[i].repeat;
         items[i].time_ms = rows[i].ms;
         items[i].gmacs = rows[i].gmacs;

@@ -34,9 +34,9 @@ static void add(iohw_result_status s, const char *desc, const char *tags,
     iohw_result_init(r);
     r->case_id = iohw_text_fmt("case.%lld", (long long)results.count);
     r->file = iohw_text_fmt("suite/x.h5");
-    r->descriptor = iohw_text_fmt("%s", desc);
-    r->tags = iohw_text_fmt("%s", tags);
-    r->diagnosis = iohw_text_fmt("%s", diagnosis);
+    r->descriptor = iohw_text_keep(desc);
+    r->tags = iohw_text_keep(tags);
+    r->diagnosis = iohw_text_keep(diagnosis);
     r->status = s;
     results.count++;
 }
