@@ -79,6 +79,18 @@ static int utf8_len(const unsigned char *s, size_t left)
     return n;
 }
 
+size_t iohw__record_text_len(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t len = strlen(s), out = 0;
+    for (size_t i = 0; i < len;) {
+        int k = u[i] < 0x80 ? 1 : utf8_len(u + i, len - i);
+        out += k == 0 ? 3 : (size_t)k;
+        i += k == 0 ? 1 : (size_t)k;
+    }
+    return out;
+}
+
 /* A JSON string of s, whole: bytes that are not valid UTF-8 become
  * U+FFFD. */
 static void sb_json_string(sbuf *b, const char *s)

@@ -49,6 +49,10 @@
 #include "results/result.h"
 #include "oracle/error.h"
 
+/* The bytes text s reads back as once encoded: each byte that is not
+ * valid UTF-8 becomes U+FFFD (three bytes). */
+size_t iohw__record_text_len(const char *s);
+
 /* A bound on the length of r's encoding, NUL included (every text byte
  * escaped at six bytes, plus the numbers and names). */
 size_t iohw_record_size(const iohw_result *r);

@@ -604,7 +604,8 @@ static int result_member(jp *p, const char *key, void *arg)
         sn->id = 1;
         if (parse_text(p, &r->case_id) != 0)
             return -1;
-        if (strlen(r->case_id) > IOHW_RESULT_ID_MAX)
+        /* Measured as written back, so that what iohw writes it reads. */
+        if (iohw__record_text_len(r->case_id) > IOHW_RESULT_ID_MAX)
             return fail(p, "longer than %d bytes (a case id, specification "
                         "section 4)", IOHW_RESULT_ID_MAX);
         return 0;
